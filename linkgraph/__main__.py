@@ -1,0 +1,5 @@
+"""Run the linkgraph command line: ``python -m linkgraph``."""
+
+from linkgraph.cli import main
+
+raise SystemExit(main())

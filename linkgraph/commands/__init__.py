@@ -1,0 +1,1 @@
+"""Subcommands of the ``linkgraph`` CLI, one module each (see `linkgraph.cli`)."""

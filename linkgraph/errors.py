@@ -1,0 +1,77 @@
+"""Errors that linkgraph raises on purpose.
+
+Inside the engine a contradiction is a result, never an exception; these are
+raised only for bad input or a missing tool::
+
+    LinkgraphError             base of every error we raise on purpose
+    ├── PuzzleFormatError      (also ValueError)    text that is not a puzzle
+    ├── InvalidPuzzleError     (also ValueError)    repeated given; 0 or 2+ solutions
+    ├── NotationError          (also ValueError)    "r10c1#3" on 9x9, "r2c8#x"
+    ├── OptionError            (also ValueError)    variants=["cel"], depth=-1
+    ├── UnknownTechniqueError  (also KeyError)
+    └── GraphvizError          (also RuntimeError)  `dot` missing or failing
+
+Every message says where, what was expected and what was found, e.g.
+``line 3: expected 81 cells, found 80`` or ``r4c4: given 7 repeats r4c9``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+__all__ = [
+    "GraphvizError",
+    "InvalidPuzzleError",
+    "LinkgraphError",
+    "NotationError",
+    "OptionError",
+    "PuzzleFormatError",
+    "UnknownTechniqueError",
+    "check_choice",
+]
+
+
+class LinkgraphError(Exception):
+    """Base of every error linkgraph raises on purpose."""
+
+
+class PuzzleFormatError(LinkgraphError, ValueError):
+    """Text that cannot be read as a puzzle or a candidate grid."""
+
+
+class InvalidPuzzleError(LinkgraphError, ValueError):
+    """A readable puzzle that breaks the rules: a repeated given, no or several solutions."""
+
+
+class NotationError(LinkgraphError, ValueError):
+    """A cell, candidate, literal or house written wrongly, or outside the grid."""
+
+
+class OptionError(LinkgraphError, ValueError):
+    """An option with a value outside its documented range."""
+
+
+class UnknownTechniqueError(LinkgraphError, KeyError):
+    """A technique name that is not in the registry."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class GraphvizError(LinkgraphError, RuntimeError):
+    """The Graphviz `dot` program is missing or failed."""
+
+
+def check_choice(option: str, values: Iterable[str], allowed: Iterable[str]) -> None:
+    """Raise OptionError naming the first value of `values` not in `allowed`."""
+    allowed = list(allowed)
+    if isinstance(values, str):
+        values = [values]
+    for value in values:
+        if value not in allowed:
+            close = difflib.get_close_matches(str(value), allowed, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise OptionError(
+                f"{option}: unknown value {value!r}, expected one of {', '.join(allowed)}{hint}"
+            )

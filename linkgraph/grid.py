@@ -1,0 +1,319 @@
+"""Grid: a read-only candidate state.
+
+A `Grid` holds, for every cell, the digits that may still stand there, as a
+read-only numpy bool array of shape ``(cells, size)``. A cell with one digit
+left is *solved*. Every change (`place`, `eliminate`, `apply`) returns a new
+grid.
+
+Two text forms are read and written:
+
+- a **puzzle string**: one character per cell, row by row; digits (then
+  letters for sizes above 9) are givens, ``.`` or ``0`` an empty cell; white
+  space and the frame characters ``| + -`` are ignored;
+- a **candidate grid**: one token per cell in row order, each token the
+  cell's candidate digits, as HoDoKu and SudokuWiki print it; the decoration
+  characters ``| - + : * . '`` are ignored.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from linkgraph.errors import InvalidPuzzleError, PuzzleFormatError
+from linkgraph.geometry import BOX_SHAPES, SYMBOLS, Geometry, classic
+from linkgraph.model import Candidate, Cell
+
+if TYPE_CHECKING:
+    from linkgraph.steps import Step
+
+__all__ = ["Grid"]
+
+_FRAME = str.maketrans("", "", "|+-")
+_DECORATION = str.maketrans({ch: " " for ch in "|-+:*.'="})
+_EMPTY = ".0"
+
+
+def _size_for(count: int) -> int | None:
+    n = math.isqrt(count)
+    return n if n * n == count and n in BOX_SHAPES else None
+
+
+class Grid:
+    """A read-only candidate state over a `Geometry`.
+
+    >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    >>> grid.number_of_unsolved, sorted(grid.digits(lg.Cell(1, 3)))
+    (39, [1, 2, 8])
+    >>> str(grid.place([lg.Candidate.parse("r2c4#8")]).digits(lg.Cell(1, 3)))
+    '(8,)'
+    """
+
+    __slots__ = ("geometry", "cands", "givens", "_hash")
+
+    def __init__(self, geometry: Geometry, cands: np.ndarray, givens: np.ndarray | None = None):
+        n = geometry.size
+        cands = np.array(cands, dtype=bool).reshape(n * n, n)
+        cands.setflags(write=False)
+        if givens is None:
+            givens = np.zeros(n * n, dtype=bool)
+        givens = np.array(givens, dtype=bool).reshape(n * n)
+        givens.setflags(write=False)
+        self.geometry = geometry
+        self.cands = cands
+        self.givens = givens
+        self._hash = None
+
+    # ---- construction ---------------------------------------------------
+    @classmethod
+    def empty(cls, geometry: Geometry | None = None) -> Grid:
+        """A grid with every candidate live."""
+        g = geometry or classic()
+        return cls(g, np.ones((g.number_of_cells, g.size), dtype=bool))
+
+    @classmethod
+    def from_values(cls, values: Iterable[int], geometry: Geometry | None = None) -> Grid:
+        """A puzzle from one value per cell (0 for empty); givens eliminate from their peers.
+
+        Raises InvalidPuzzleError on a repeated given.
+        """
+        vals = np.asarray(list(values), dtype=np.int64)
+        g = geometry or classic(_size_for(len(vals)) or 9)
+        if len(vals) != g.number_of_cells:
+            raise PuzzleFormatError(f"expected {g.number_of_cells} cells, found {len(vals)}")
+        if vals.min(initial=0) < 0 or vals.max(initial=0) > g.size:
+            bad = int(np.flatnonzero((vals < 0) | (vals > g.size))[0])
+            raise PuzzleFormatError(f"{g.cell(bad)}: value {vals[bad]} is outside 0..{g.size}")
+        _check_repeats(g, vals, what="given")
+        cands = np.ones((g.number_of_cells, g.size), dtype=bool)
+        given = vals > 0
+        cands[given] = False
+        cands[np.flatnonzero(given), vals[given] - 1] = True
+        for cell in np.flatnonzero(given):
+            cands[g.peer_lists[cell], vals[cell] - 1] = False
+        return cls(g, cands, given)
+
+    @classmethod
+    def parse(cls, text: str, *, geometry: Geometry | None = None) -> Grid:
+        """Read a puzzle string or a candidate grid (see the module docstring).
+
+        Raises PuzzleFormatError for text that is neither, InvalidPuzzleError for a
+        grid that contradicts itself (a repeated given, a cell with no digit).
+
+        >>> lg.Grid.parse("1526.7.89" * 1)
+        Traceback (most recent call last):
+        ...
+        linkgraph.errors.PuzzleFormatError: expected 81 cells (or 16, 36, 64, 144, 256, 625), found 9
+        """
+        if not isinstance(text, str):
+            raise PuzzleFormatError(f"expected puzzle text, found {type(text).__name__}")
+        text = text.lstrip("\ufeff")
+        tokens = text.translate(_DECORATION).split()
+        size = geometry.size if geometry else _size_for(len(tokens))
+        multi = any(len(t) > 1 for t in tokens)
+        if size and len(tokens) == size * size and len(tokens) > 1 and not any(c in t for t in tokens for c in _EMPTY):
+            return cls._parse_candidates(tokens, geometry or classic(size))
+        compact = "".join(text.split()).translate(_FRAME)
+        size = geometry.size if geometry else _size_for(len(compact))
+        if size is None or len(compact) != size * size:
+            if multi and len(tokens) > 9 and not any(c in text for c in "."):
+                expected = geometry.number_of_cells if geometry else 81
+                raise PuzzleFormatError(
+                    f"candidate grid: expected {expected} cells, found {len(tokens)}"
+                )
+            expected = str(geometry.number_of_cells) if geometry else "81 cells (or 16, 36, 64, 144, 256, 625)"
+            if geometry:
+                expected += " cells"
+            raise PuzzleFormatError(f"expected {expected}, found {len(compact)}")
+        g = geometry or classic(size)
+        symbols = g.symbols
+        values = []
+        for i, ch in enumerate(compact):
+            if ch in _EMPTY:
+                values.append(0)
+            elif ch.upper() in symbols:
+                values.append(symbols.index(ch.upper()) + 1)
+            else:
+                raise PuzzleFormatError(
+                    f"{g.cell(i)} (character {i + 1}): unexpected {ch!r}, expected one of "
+                    f"{symbols} or . or 0"
+                )
+        return cls.from_values(values, g)
+
+    @classmethod
+    def _parse_candidates(cls, tokens: list[str], g: Geometry) -> Grid:
+        symbols = g.symbols
+        cands = np.zeros((g.number_of_cells, g.size), dtype=bool)
+        for i, token in enumerate(tokens):
+            for ch in token:
+                if ch.upper() not in symbols:
+                    raise PuzzleFormatError(
+                        f"candidate grid: {g.cell(i)} (token {i + 1} {token!r}): unexpected {ch!r}, "
+                        f"expected digits {symbols}"
+                    )
+                cands[i, symbols.index(ch.upper())] = True
+        grid = cls(g, cands)
+        grid.validate()
+        return grid
+
+    # ---- reading ------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return self.geometry.size
+
+    @property
+    def live(self) -> np.ndarray:
+        """Flat ``(candidates,)`` bool view: candidate k is live."""
+        return self.cands.reshape(-1)
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Number of live digits per cell."""
+        return self.cands.sum(axis=1)
+
+    @property
+    def values(self) -> np.ndarray:
+        """One value per cell: the digit of a solved cell, 0 elsewhere."""
+        solved = self.counts == 1
+        return np.where(solved, self.cands.argmax(axis=1) + 1, 0)
+
+    @property
+    def number_of_unsolved(self) -> int:
+        return int((self.counts > 1).sum())
+
+    def is_solved(self) -> bool:
+        """True when every cell has exactly one digit (not a check of the rules)."""
+        return bool((self.counts == 1).all())
+
+    def has(self, cand: Candidate) -> bool:
+        """True if `cand` is live."""
+        return bool(self.live[self.geometry.index(cand)])
+
+    def digits(self, cell: Cell) -> tuple[int, ...]:
+        """The live digits of `cell`, ascending."""
+        i = self.geometry.cell_index(cell)
+        return tuple(int(d) + 1 for d in np.flatnonzero(self.cands[i]))
+
+    def candidates(self) -> list[Candidate]:
+        """Every live candidate, in order."""
+        return [self.geometry.candidate(k) for k in np.flatnonzero(self.live)]
+
+    def contradiction(self) -> str | None:
+        """A description of the first broken rule (an empty cell, a digit with no place in a
+        house, a digit solved twice in a house), or None."""
+        g = self.geometry
+        empty = np.flatnonzero(self.counts == 0)
+        if len(empty):
+            return f"{g.cell(empty[0])}: no candidate left"
+        live_per_set = self.live[g.set_members].sum(axis=1)
+        for s in np.flatnonzero(live_per_set == 0):
+            return f"{g.setx(s)}: no place left"
+        vals = self.values
+        return _first_repeat(g, vals, what="solved")
+
+    def validate(self) -> None:
+        """Raise InvalidPuzzleError if the grid contradicts itself."""
+        problem = self.contradiction()
+        if problem:
+            raise InvalidPuzzleError(f"candidate grid contradicts itself: {problem}")
+
+    # ---- changing (new grids) ------------------------------------------------
+    def eliminate(self, cands: Iterable[Candidate]) -> Grid:
+        """A new grid without `cands`."""
+        new = self.cands.copy().reshape(-1)
+        for cand in cands:
+            new[self.geometry.index(cand)] = False
+        return Grid(self.geometry, new, self.givens)
+
+    def place(self, cands: Iterable[Candidate]) -> Grid:
+        """A new grid with each of `cands` placed: its cell keeps only its digit and the
+        digit leaves the cell's peers."""
+        g = self.geometry
+        new = self.cands.copy()
+        for cand in cands:
+            i = g.cell_index(cand.cell)
+            new[i] = False
+            new[i, cand.digit - 1] = True
+            new[g.peer_lists[i], cand.digit - 1] = False
+        return Grid(g, new, self.givens)
+
+    def apply(self, step: Step) -> Grid:
+        """A new grid with the step's eliminations made and placements placed."""
+        return self.eliminate(step.eliminations).place(step.placements)
+
+    def with_live(self, live: np.ndarray) -> Grid:
+        """A new grid from a flat live-candidate array."""
+        return Grid(self.geometry, live, self.givens)
+
+    # ---- formatting ---------------------------------------------------------
+    def to_puzzle(self, *, empty: str = ".") -> str:
+        """The puzzle string: solved cells as digits, others as `empty`."""
+        symbols = self.geometry.symbols
+        return "".join(symbols[v - 1] if v else empty for v in self.values)
+
+    def tokens(self) -> list[str]:
+        """One candidate token per cell."""
+        symbols = self.geometry.symbols
+        return ["".join(symbols[d] for d in np.flatnonzero(row)) or "?" for row in self.cands]
+
+    def to_candidates(self, *, pretty: bool = False) -> str:
+        """The candidate grid: one token per cell, space separated, rows on lines;
+        `pretty` draws columns aligned with box frames as HoDoKu does."""
+        n = self.size
+        toks = self.tokens()
+        if not pretty:
+            return "\n".join(" ".join(toks[r * n : (r + 1) * n]) for r in range(n))
+        br, bc = BOX_SHAPES.get(n, (n, n)) if self.geometry.name.startswith("classic") else (n, n)
+        widths = [max(len(toks[r * n + c]) for r in range(n)) for c in range(n)]
+        lines = []
+        rule = "+".join("-" * (sum(widths[c] + 1 for c in range(s, s + bc)) + 1) for s in range(0, n, bc))
+        rule = "." + rule + "."
+        for r in range(n):
+            if r % br == 0:
+                lines.append(rule if r == 0 else ":" + rule[1:-1] + ":")
+            parts = []
+            for s in range(0, n, bc):
+                parts.append(" " + " ".join(toks[r * n + c].ljust(widths[c]) for c in range(s, s + bc)) + " ")
+            lines.append("|" + "|".join(parts) + "|")
+        lines.append("'" + rule[1:-1] + "'")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_puzzle()
+
+    def __repr__(self) -> str:
+        return f"<Grid {self.geometry.name}, {self.number_of_unsolved} unsolved: {self.to_puzzle()}>"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Grid)
+            and other.geometry is self.geometry
+            and np.array_equal(other.cands, self.cands)
+        )
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash((self.geometry.name, self.cands.tobytes())))
+        return self._hash
+
+
+def _first_repeat(g: Geometry, vals: np.ndarray, *, what: str) -> str | None:
+    for cells in g.house_cells:
+        seen: dict[int, int] = {}
+        for c in cells:
+            v = int(vals[c])
+            if v:
+                if v in seen:
+                    first, second = sorted((seen[v], int(c)))
+                    return f"{g.cell(second)}: {what} {SYMBOLS[v - 1]} repeats {g.cell(first)}"
+                seen[v] = int(c)
+    return None
+
+
+def _check_repeats(g: Geometry, vals: np.ndarray, *, what: str) -> None:
+    problem = _first_repeat(g, vals, what=what)
+    if problem:
+        raise InvalidPuzzleError(problem)

@@ -1,0 +1,118 @@
+"""Step: the one result type every technique returns, and its proof graph.
+
+A `Step` is a frozen value: the technique's registry name, the placements and
+eliminations it proves, the premise literals it starts from, and its proof, a
+frozen `networkx.DiGraph` that notation, rendering, verification and metrics
+all read (none of them re-derives it). Build steps only with `make_step`.
+
+Proof graph conventions
+-----------------------
+Nodes are `Literal` values with a ``role`` attribute: ``premise``, ``inner``,
+``conclusion`` or ``contradiction``. An edge ``u -> v`` is one inference and
+carries ``kind``, ``family`` and ``via`` (the text of the set X or ALS behind
+it):
+
+- ``kind="weak"``: ``u`` is ON, ``v`` is OFF, and their nodes share set ``via``
+  (for a group node: every member shares it).
+- ``kind="strong"``: ``v`` is ON because every other live member of set
+  ``via`` is OFF; the OFF literals of those members are ``v``'s in-edges with
+  that ``via`` (one for a chain's strong link, several at a net's join).
+- ``family="als"``: ``via`` is an ALS (``r2468c4{1237}``). ``u -> v`` with ``v``
+  ON: ``u``'s digit is OFF in every ALS cell (the in-edges hold those OFF
+  literals), so the ALS is locked on its other digits and ``v``'s digit has
+  one place left in it. With ``v`` OFF: ``v`` sees every ALS cell holding its
+  digit, which the locked ALS must take.
+
+Graph attributes (``P.graph``) hold the technique's specifics: ``kind``
+(``chain``, ``net`` or ``pattern``), and for pattern techniques the ``base``
+and ``cover`` sets X (as text), fins, the ALS used, and the like.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from linkgraph.model import Candidate, Literal, sort_key
+
+__all__ = ["Step", "make_step"]
+
+
+def _empty_proof() -> nx.DiGraph:
+    return nx.freeze(nx.DiGraph())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Step:
+    """One deduction: what it proves and why.
+
+    >>> step = lg.make_step("naked-single", placements=[lg.Candidate.parse("r1c1#5")])
+    >>> str(step)
+    'naked-single: +r1c1#5'
+    """
+
+    technique: str
+    placements: frozenset[Candidate] = frozenset()
+    eliminations: frozenset[Candidate] = frozenset()
+    premises: tuple[Literal, ...] = ()
+    proof: nx.DiGraph = field(default_factory=_empty_proof, compare=False, repr=False)
+    notation: str = ""
+
+    @property
+    def conclusions(self) -> list[Literal]:
+        """Placements as ON literals and eliminations as OFF literals, sorted."""
+        lits = [Literal(c, on=True) for c in self.placements]
+        lits += [Literal(c, on=False) for c in self.eliminations]
+        return sorted(lits, key=sort_key)
+
+    def __str__(self) -> str:
+        text = f"{self.technique}: {' '.join(map(str, self.conclusions))}"
+        if self.premises:
+            text += f" (from {' | '.join(map(str, self.premises))})"
+        return text
+
+    def to_dict(self) -> dict:
+        """Plain JSON-ready form: technique, placements, eliminations, premises, notation."""
+        return {
+            "technique": self.technique,
+            "placements": [str(c) for c in sorted(self.placements)],
+            "eliminations": [str(c) for c in sorted(self.eliminations)],
+            "premises": [str(p) for p in self.premises],
+            "notation": self.notation,
+        }
+
+
+def make_step(
+    technique: str,
+    *,
+    placements: Iterable[Candidate] = (),
+    eliminations: Iterable[Candidate] = (),
+    premises: Iterable[Literal] = (),
+    proof: nx.DiGraph | None = None,
+    notation: str | None = None,
+) -> Step:
+    """Build a Step: freeze its proof and fill its notation.
+
+    When `notation` is None the notation is the conclusions in Eureka's
+    result form (``r6c6=2``, ``r2c4<>2``).
+    """
+    placements = frozenset(placements)
+    eliminations = frozenset(eliminations)
+    P = proof if proof is not None else nx.DiGraph()
+    P.graph.setdefault("technique", technique)
+    if not nx.is_frozen(P):
+        P = nx.freeze(P)
+    if notation is None:
+        parts = [f"{c.cell}={c.digit}" for c in sorted(placements)]
+        parts += [f"{c.cell}<>{c.digit}" for c in sorted(eliminations)]
+        notation = ", ".join(parts)
+    return Step(
+        technique=technique,
+        placements=placements,
+        eliminations=eliminations,
+        premises=tuple(premises),
+        proof=P,
+        notation=notation,
+    )
