@@ -111,22 +111,17 @@ class Grid:
         if not isinstance(text, str):
             raise PuzzleFormatError(f"expected puzzle text, found {type(text).__name__}")
         text = text.lstrip("\ufeff")
-        tokens = text.translate(_DECORATION).split()
-        size = geometry.size if geometry else _size_for(len(tokens))
-        multi = any(len(t) > 1 for t in tokens)
-        if size and len(tokens) == size * size and len(tokens) > 1 and not any(c in t for t in tokens for c in _EMPTY):
-            return cls._parse_candidates(tokens, geometry or classic(size))
         compact = "".join(text.split()).translate(_FRAME)
         size = geometry.size if geometry else _size_for(len(compact))
         if size is None or len(compact) != size * size:
-            if multi and len(tokens) > 9 and not any(c in text for c in "."):
+            tokens = text.translate(_DECORATION).split()
+            tsize = geometry.size if geometry else _size_for(len(tokens))
+            if tsize and len(tokens) == tsize * tsize:
+                return cls._parse_candidates(tokens, geometry or classic(tsize))
+            if any(len(t) > 1 for t in tokens) and len(tokens) > 9:
                 expected = geometry.number_of_cells if geometry else 81
-                raise PuzzleFormatError(
-                    f"candidate grid: expected {expected} cells, found {len(tokens)}"
-                )
-            expected = str(geometry.number_of_cells) if geometry else "81 cells (or 16, 36, 64, 144, 256, 625)"
-            if geometry:
-                expected += " cells"
+                raise PuzzleFormatError(f"candidate grid: expected {expected} cells, found {len(tokens)}")
+            expected = f"{geometry.number_of_cells} cells" if geometry else "81 cells (or 16, 36, 64, 144, 256, 625)"
             raise PuzzleFormatError(f"expected {expected}, found {len(compact)}")
         g = geometry or classic(size)
         symbols = g.symbols
