@@ -1,0 +1,41 @@
+"""Shared fixtures: corpora with their solutions, and the GNPX position."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import linkgraph as lg
+from linkgraph.io import corpus_path, read_puzzles, read_solutions
+
+SHARED = Path(os.environ.get("LINKGRAPH_CORPORA", Path(__file__).resolve().parents[2] / "shared" / "puzzles"))
+
+
+def load_corpus(name: str, *, limit: int | None = None, every: int = 1) -> list[tuple[lg.Grid, np.ndarray]]:
+    """(grid, solution values) pairs of a named corpus, every `every`-th puzzle, at most `limit`."""
+    lines = list(read_puzzles(corpus_path(name)))
+    sols = read_solutions(corpus_path(name, solutions=True))
+    out = []
+    for i in range(0, len(lines), every):
+        grid = lines[i].grid()
+        out.append((grid, np.array([int(ch) for ch in sols[i]])))
+        if limit is not None and len(out) >= limit:
+            break
+    return out
+
+
+@pytest.fixture(scope="session")
+def corpus():
+    """`corpus(name, limit=None, every=1)` -> list of (grid, solution) pairs."""
+    return load_corpus
+
+
+def shared_corpus(name: str) -> Path:
+    """Path of a full shared corpus; skips the test when ../shared is absent."""
+    path = SHARED / f"{name}.txt"
+    if not path.is_file():
+        pytest.skip(f"{path} not found (set LINKGRAPH_CORPORA)")
+    return path
