@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# One-command set-up for linkgraph on a fresh machine.
+#   ./setup.sh run    create .venv, install linkgraph, make sure `dot` is there, solve the built-in example
+#   ./setup.sh test   the same set-up with the test extras, then run the test suite (extra args go to pytest)
+set -euo pipefail
+cd "$(dirname "$0")"
+mode="${1:-run}"; shift || true
+
+die() { echo "setup: $*" >&2; exit 1; }
+
+pick_python() {
+  for py in python3.13 python3.12 python3.11 python3; do
+    if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+      echo "$py"; return 0
+    fi
+  done
+  die "linkgraph needs Python 3.11 or newer (Debian package python3); none found on PATH"
+}
+
+ensure_dot() {
+  command -v dot >/dev/null 2>&1 && return 0
+  echo "setup: the Graphviz 'dot' program is missing; installing Debian's package 'graphviz'" >&2
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || { command -v sudo >/dev/null 2>&1 && sudo="sudo -n"; }
+  if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; }; then
+    $sudo apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq graphviz >/dev/null 2>&1 || true
+  fi
+  command -v dot >/dev/null 2>&1 || die "could not install 'dot': install the Debian package 'graphviz' (apt-get install graphviz) and run this again"
+}
+
+ensure_venv() {
+  local extras="$1"
+  if [ ! -x .venv/bin/python ]; then
+    "$(pick_python)" -m venv .venv || die "could not create .venv (Debian package python3-venv)"
+  fi
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+  .venv/bin/python -m pip install -q -e ".${extras}" || die "pip install failed"
+}
+
+case "$mode" in
+  run)
+    ensure_dot
+    ensure_venv ""
+    exec .venv/bin/linkgraph solve "$@"
+    ;;
+  test)
+    ensure_dot
+    ensure_venv "[test]"
+    exec .venv/bin/python -m pytest "$@"
+    ;;
+  *)
+    die "unknown mode '$mode': use './setup.sh run' or './setup.sh test'"
+    ;;
+esac
