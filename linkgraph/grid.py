@@ -118,7 +118,7 @@ class Grid:
             tsize = geometry.size if geometry else _size_for(len(tokens))
             if tsize and len(tokens) == tsize * tsize:
                 return cls._parse_candidates(tokens, geometry or classic(tsize))
-            if any(len(t) > 1 for t in tokens) and len(tokens) > 9:
+            if len(text.split()) > 9 and any(len(t) > 1 for t in tokens):
                 expected = geometry.number_of_cells if geometry else 81
                 raise PuzzleFormatError(f"candidate grid: expected {expected} cells, found {len(tokens)}")
             expected = f"{geometry.number_of_cells} cells" if geometry else "81 cells (or 16, 36, 64, 144, 256, 625)"

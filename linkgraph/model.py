@@ -144,7 +144,11 @@ class Candidate:
             raise NotationError(f"{text!r}: expected a candidate such as 'r2c8#1'")
         digit = int(digit_text)
         _check_range(text, "digit", digit, size)
-        return cls(Cell.parse(cell_text, size=size), digit)
+        try:
+            cell = Cell.parse(cell_text, size=size)
+        except NotationError as exc:
+            raise NotationError(f"{text!r}: {str(exc).split(': ', 1)[-1]}") from None
+        return cls(cell, digit)
 
 
 def _cells_text(cells: tuple[Cell, ...]) -> str:

@@ -1,0 +1,94 @@
+import numpy as np
+import pytest
+
+import linkgraph as lg
+from linkgraph import geometry as geo
+
+SEED = lg.samples.GNPX_FORCECHAIN
+
+
+def test_parse_puzzle_and_format_back():
+    grid = lg.Grid.parse(SEED)
+    assert grid.to_puzzle().startswith("152647389")  # r1c5=4, r1c7=3 follow from the givens
+    assert lg.Grid.parse(grid.to_candidates()) == grid
+    assert lg.Grid.parse(grid.to_candidates(pretty=True)) == grid
+
+
+def test_zero_and_dot_are_empty():
+    assert lg.Grid.parse(SEED.replace(".", "0")) == lg.Grid.parse(SEED)
+
+
+def test_givens_eliminate_from_peers():
+    grid = lg.Grid.parse(SEED)
+    assert not grid.has(lg.Candidate.parse("r2c2#1"))  # r1c1 = 1
+    assert grid.has(lg.Candidate.parse("r2c4#8"))
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        (SEED[:-1], "expected 81 cells (or 16, 36, 64, 144, 256, 625), found 80"),
+        (SEED[:10] + "x" + SEED[11:], "r2c2 (character 11): unexpected 'x'"),
+    ],
+)
+def test_format_errors(text, message):
+    with pytest.raises(lg.PuzzleFormatError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        lg.Grid.parse(text)
+
+
+def test_repeated_given():
+    bad = "11" + SEED[2:]
+    with pytest.raises(lg.InvalidPuzzleError, match=r"r1c2: given 1 repeats r1c1"):
+        lg.Grid.parse(bad)
+
+
+def test_candidate_grid_contradiction():
+    grid = lg.Grid.parse(SEED)
+    toks = grid.tokens()
+    toks[1] = "1"  # r1c2 = 1 beside the given r1c1 = 1
+    with pytest.raises(lg.InvalidPuzzleError, match="contradicts itself"):
+        lg.Grid.parse(" ".join(toks))
+
+
+def test_malformed_candidate_grid():
+    toks = lg.Grid.parse(SEED).tokens()
+    with pytest.raises(lg.PuzzleFormatError, match="candidate grid: expected 81 cells, found 80"):
+        lg.Grid.parse(" ".join(toks[:-1]))
+    toks[5] = "7x"
+    with pytest.raises(lg.PuzzleFormatError, match=r"r1c6 \(token 6 '7x'\)"):
+        lg.Grid.parse(" ".join(toks))
+
+
+def test_place_and_eliminate_return_new_grids():
+    grid = lg.Grid.parse(SEED)
+    cand = lg.Candidate.parse("r2c4#8")
+    placed = grid.place([cand])
+    assert placed.digits(cand.cell) == (8,)
+    assert not placed.has(lg.Candidate.parse("r2c6#8"))
+    assert grid.has(lg.Candidate.parse("r2c6#8"))  # the original is unchanged
+    with pytest.raises(ValueError):
+        grid.cands[0, 0] = False
+    less = grid.eliminate([cand])
+    assert not less.has(cand) and grid.has(cand)
+
+
+def test_other_sizes_parse():
+    g4 = lg.Grid.parse("1..." "..2." ".3.." "...4")
+    assert g4.size == 4
+    g16 = lg.Grid.parse("." * 255 + "G")
+    assert g16.size == 16 and g16.values[-1] == 16
+
+
+def test_apply_step():
+    grid = lg.Grid.parse(SEED)
+    step = lg.make_step("x", placements=[lg.Candidate.parse("r2c4#8")], eliminations=[lg.Candidate.parse("r3c2#4")])
+    out = grid.apply(step)
+    assert out.digits(lg.Cell(1, 3)) == (8,) and not out.has(lg.Candidate.parse("r3c2#4"))
+
+
+def test_values_and_solved():
+    sol = "152647389"
+    grid = lg.Grid.parse(SEED)
+    assert "".join(map(str, grid.values[:9])) == sol
+    assert not grid.is_solved()
+    assert grid.contradiction() is None
