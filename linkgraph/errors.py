@@ -9,7 +9,8 @@ raised only for bad input or a missing tool::
     ├── NotationError          (also ValueError)    "r10c1#3" on 9x9, "r2c8#x"
     ├── OptionError            (also ValueError)    variants=["cel"], depth=-1
     ├── UnknownTechniqueError  (also KeyError)
-    └── GraphvizError          (also RuntimeError)  `dot` missing or failing
+    ├── GraphvizError          (also RuntimeError)  `dot` missing or failing
+    └── ProofError             (also ValueError)    a step's proof does not hold
 
 Every message says where, what was expected and what was found, e.g.
 ``line 3: expected 81 cells, found 80`` or ``r4c4: given 7 repeats r4c9``.
@@ -26,6 +27,7 @@ __all__ = [
     "LinkgraphError",
     "NotationError",
     "OptionError",
+    "ProofError",
     "PuzzleFormatError",
     "UnknownTechniqueError",
     "check_choice",
@@ -61,6 +63,10 @@ class UnknownTechniqueError(LinkgraphError, KeyError):
 
 class GraphvizError(LinkgraphError, RuntimeError):
     """The Graphviz `dot` program is missing or failed."""
+
+
+class ProofError(LinkgraphError, ValueError):
+    """A step's proof graph does not prove it (raised by `linkgraph.verify.check_step`)."""
 
 
 def check_choice(option: str, values: Iterable[str], allowed: Iterable[str]) -> None:

@@ -2,7 +2,10 @@
 
 A `Grid` holds, for every cell, the digits that may still stand there, as a
 read-only numpy bool array of shape ``(cells, size)``. A cell with one digit
-left is *solved*. Every change (`place`, `eliminate`, `apply`) returns a new
+left is *solved*; it is also *placed* once a given or a step has put its
+digit there (`placed`): the singles techniques work on the cells not yet
+placed, so a cell that lost all but one digit still gets its naked single or
+full house stated. Every change (`place`, `eliminate`, `apply`) returns a new
 grid.
 
 Two text forms are read and written:
@@ -52,9 +55,15 @@ class Grid:
     '(8,)'
     """
 
-    __slots__ = ("geometry", "cands", "givens", "_hash")
+    __slots__ = ("geometry", "cands", "givens", "placed", "_hash")
 
-    def __init__(self, geometry: Geometry, cands: np.ndarray, givens: np.ndarray | None = None):
+    def __init__(
+        self,
+        geometry: Geometry,
+        cands: np.ndarray,
+        givens: np.ndarray | None = None,
+        placed: np.ndarray | None = None,
+    ):
         n = geometry.size
         cands = np.array(cands, dtype=bool).reshape(n * n, n)
         cands.setflags(write=False)
@@ -62,9 +71,20 @@ class Grid:
             givens = np.zeros(n * n, dtype=bool)
         givens = np.array(givens, dtype=bool).reshape(n * n)
         givens.setflags(write=False)
+        if placed is None:
+            # a lone digit whose peers are already clean counts as placed
+            live = cands.reshape(-1)
+            solo = live & np.repeat(cands.sum(axis=1) == 1, n)
+            ks = np.flatnonzero(solo)
+            clean = ~(geometry.sees[ks] & live).any(axis=1)
+            placed = givens.copy()
+            placed[ks[clean] // n] = True
+        placed = np.array(placed, dtype=bool).reshape(n * n) & (cands.sum(axis=1) == 1)
+        placed.setflags(write=False)
         self.geometry = geometry
         self.cands = cands
         self.givens = givens
+        self.placed = placed
         self._hash = None
 
     # ---- construction ---------------------------------------------------
@@ -94,7 +114,7 @@ class Grid:
         cands[np.flatnonzero(given), vals[given] - 1] = True
         for cell in np.flatnonzero(given):
             cands[g.peer_lists[cell], vals[cell] - 1] = False
-        return cls(g, cands, given)
+        return cls(g, cands, given, given)
 
     @classmethod
     def parse(cls, text: str, *, geometry: Geometry | None = None) -> Grid:
@@ -221,19 +241,21 @@ class Grid:
         new = self.cands.copy().reshape(-1)
         for cand in cands:
             new[self.geometry.index(cand)] = False
-        return Grid(self.geometry, new, self.givens)
+        return Grid(self.geometry, new, self.givens, self.placed)
 
     def place(self, cands: Iterable[Candidate]) -> Grid:
         """A new grid with each of `cands` placed: its cell keeps only its digit and the
         digit leaves the cell's peers."""
         g = self.geometry
         new = self.cands.copy()
+        placed = self.placed.copy()
         for cand in cands:
             i = g.cell_index(cand.cell)
             new[i] = False
             new[i, cand.digit - 1] = True
             new[g.peer_lists[i], cand.digit - 1] = False
-        return Grid(g, new, self.givens)
+            placed[i] = True
+        return Grid(g, new, self.givens, placed)
 
     def apply(self, step: Step) -> Grid:
         """A new grid with the step's eliminations made and placements placed."""
@@ -241,7 +263,7 @@ class Grid:
 
     def with_live(self, live: np.ndarray) -> Grid:
         """A new grid from a flat live-candidate array."""
-        return Grid(self.geometry, live, self.givens)
+        return Grid(self.geometry, live, self.givens, self.placed)
 
     # ---- formatting ---------------------------------------------------------
     def to_puzzle(self, *, empty: str = ".") -> str:

@@ -39,3 +39,20 @@ def shared_corpus(name: str) -> Path:
     if not path.is_file():
         pytest.skip(f"{path} not found (set LINKGRAPH_CORPORA)")
     return path
+
+
+def assert_sound(steps, solution: np.ndarray, geometry) -> None:
+    """Every placement is the solution digit and no elimination removes it."""
+    for step in steps:
+        for cand in step.placements:
+            want = int(solution[geometry.cell_index(cand.cell)])
+            assert cand.digit == want, f"{step}: places {cand}, solution has {want}"
+        for cand in step.eliminations:
+            want = int(solution[geometry.cell_index(cand.cell)])
+            assert cand.digit != want, f"{step}: eliminates the solution digit {cand}"
+
+
+@pytest.fixture(scope="session")
+def sound():
+    """`sound(steps, solution, geometry)` asserts the steps agree with the solution."""
+    return assert_sound
