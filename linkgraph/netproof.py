@@ -1,0 +1,316 @@
+"""Explaining a propagation branch: Outcome and the support DAG.
+
+The engine (`linkgraph.propagate`) keeps only the round each literal was
+derived in; this module recovers each literal's reason from those rounds and
+walks back from the contradiction (or chosen literals) to the premises,
+keeping only the literals needed. The edge conventions are documented in
+`linkgraph.propagate`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import networkx as nx
+import numpy as np
+
+from linkgraph.model import Group, Literal, Role, sort_key
+
+if TYPE_CHECKING:
+    from linkgraph.propagate import Propagation, Structure
+
+__all__ = ["BranchProof", "Outcome"]
+
+_MAX_OPTIONS = 12
+
+
+class BranchProof:
+    """Reasons and support of the literals of one branch (arrays of one row)."""
+
+    def __init__(self, st: Structure, ron, roff, failed: int, *, depth: int, level: int):
+        self.st = st
+        self.ron = np.asarray(ron)
+        self.roff = np.asarray(roff)
+        self.failed = int(failed)
+        self.depth = depth
+        self.level = level
+        self._memo: dict[tuple[int, bool], list] = {}
+
+    # ---- literals ---------------------------------------------------------
+    def lit(self, k: int, on: bool) -> Literal:
+        return Literal(self.st.candidate(k), on=on)
+
+    def round(self, k: int, on: bool) -> int:
+        return int((self.ron if on else self.roff)[k])
+
+    def _upto(self, arr, t):
+        return (arr >= 0) & (arr < t)
+
+    # ---- one literal's reason ---------------------------------------------
+    def reason(self, k: int, on: bool) -> list:
+        """Edges into literal (k, on): list of (parent key, attrs); parent key is (k, on) or a group tuple."""
+        key = (k, on)
+        if key in self._memo:
+            return self._memo[key]
+        st = self.st
+        t = self.round(k, on)
+        out: list = []
+        if t <= 0:
+            self._memo[key] = out
+            return out
+        if on:
+            best = None
+            for j in st.cand_sets[k]:
+                others = [m for m in st.members[j] if m != k]
+                r = [int(self.roff[m]) for m in others]
+                if all(0 <= x < t for x in r):
+                    score = (len(others), max(r, default=-1), int(j))
+                    if best is None or score < best[0]:
+                        best = (score, j, others)
+            assert best is not None, "ON literal without a reason"
+            _, j, others = best
+            attrs = {"kind": "strong", "family": st.set_family(j), "via": st.set_text(j)}
+            out = [((int(m), False), attrs) for m in others]
+        else:
+            cand = np.flatnonzero(st.sees[k] & self._upto(self.ron, t))
+            if len(cand):
+                j = min(cand, key=lambda m: (int(self.ron[m]), int(m)))
+                shared = [s for s in st.cand_sets[k] if st.Mb[j, s]]
+                s = min(shared, key=lambda s: (not st.geometry.is_cell_set(st.sets[s]), int(s)))
+                out = [((int(j), True), {"kind": "weak", "family": st.set_family(s), "via": st.set_text(s)})]
+            else:
+                out = self._group_reason(k, t)
+                if out is None:
+                    out = self._pattern_reason(k, t)
+                if out is None:
+                    out = self._net_reason(k, t)
+        self._memo[key] = out
+        return out
+
+    def _group_reason(self, k: int, t: int):
+        gr = self.st._groups
+        if gr is None:
+            return None
+        best = None
+        for p, (a, b) in enumerate(gr["pairs"]):
+            if gr["outB"][p, k] < 0.5:
+                continue
+            r = [int(self.roff[m]) for m in gr["outA"][p]]
+            if all(0 <= x < t for x in r):
+                score = (len(r), max(r, default=-1), p)
+                if best is None or score < best[0]:
+                    best = (score, p)
+        if best is None:
+            return None
+        p = best[1]
+        a, b = gr["pairs"][p]
+        st = self.st
+        cands = [st.candidate(m) for m in gr["inter"][p]]
+        group = Group(tuple(c.cell for c in cands), cands[0].digit)
+        gkey = ("group", group, a, tuple(int(m) for m in gr["outA"][p]))
+        return [(gkey, {"kind": "weak", "family": "group", "via": st.set_text(b)})]
+
+    def _pattern_reason(self, k: int, t: int):
+        pt = self.st._patterns
+        if pt is None:
+            return None
+        st = self.st
+        for p in st.patterns_targeting(k):
+            family, combo, covers = pt["pats"][p]
+            touched = sorted({mp[int(m)] for base, mp in combo for m in st.members[base]
+                              if not (0 <= self.roff[m] < t)})
+            if len(touched) > len(combo) or not any(k in st.members[c] for c in touched):
+                continue
+            ins = [int(m) for base, mp in combo for m in st.members[base] if mp[int(m)] not in touched]
+            via = " ".join(st.set_text(b) for b, _ in combo) + "|" + " ".join(st.set_text(c) for c in touched)
+            attrs = {"kind": "pattern", "family": family, "via": via}
+            return [((m, False), dict(attrs)) for m in ins] or [(("empty", via, family), attrs)]
+        return None
+
+    def _net_reason(self, k: int, t: int):
+        from linkgraph.bitnet import advance
+
+        st = self.st
+        assert self.level >= 1, f"OFF literal {st.candidate(k)} without a reason"
+        on = ((self.ron >= 0) & (self.ron < t))[None, :].copy()
+        off = ((self.roff >= 0) & (self.roff < t))[None, :]
+        on[0, k] = True
+        run = advance(st, on, off, depth=self.depth, level=self.level - 1, track=True)
+        assert run.failed[0] >= 0, f"sub-net of {st.candidate(k)} does not fail"
+        sron, sroff = run.rounds(0)
+        sub = BranchProof(st, sron, sroff, run.failed[0], depth=self.depth, level=self.level - 1)
+        P = sub.explain()
+        me = Literal(st.candidate(k), on=True)
+        outer = [n for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE and n != me]
+        lines = " ".join(str(n) for n in sorted(outer, key=sort_key))
+        via = f"{me} fails ({P.graph['contradiction']} {P.graph['contradiction_via']}) given {lines}".strip()
+        attrs = {"kind": "net", "family": "net", "via": via, "proof": nx.freeze(P)}
+        return [((st.index(n.cand), n.on), dict(attrs)) for n in sorted(outer, key=sort_key)] or [
+            (("empty", via, "net"), attrs)
+        ]
+
+    # ---- contradiction -------------------------------------------------------
+    def contradiction_options(self) -> list[tuple[str, int, list[tuple[int, bool]]]]:
+        """(kind, set or -1, literal keys) for each contradiction present at the failing round."""
+        c = self.failed
+        if c < 0:
+            return []
+        st = self.st
+        on = (self.ron >= 0) & (self.ron <= c)
+        off = (self.roff >= 0) & (self.roff <= c)
+        opts = []
+        for k in np.flatnonzero(on & off):
+            opts.append((max(self.ron[k], self.roff[k]), "both", -1, [(int(k), True), (int(k), False)]))
+        tb = st.tables
+        if len(tb.mem_idx):
+            empty = np.logical_and.reduceat(off[tb.mem_idx], tb.mem_start)
+            ncount = np.add.reduceat(on[tb.mem_idx].astype(np.int32), tb.mem_start)
+            for j in np.flatnonzero(empty):
+                mem = st.members[j]
+                opts.append((int(self.roff[mem].max()), "empty", int(j), [(int(m), False) for m in mem]))
+            for j in np.flatnonzero(ncount >= 2):
+                ons = sorted((int(m) for m in st.members[j] if on[m]), key=lambda m: (int(self.ron[m]), m))[:2]
+                opts.append((max(int(self.ron[m]) for m in ons), "two-on", int(j), [(m, True) for m in ons]))
+        opts.sort(key=lambda o: (o[0], len(o[3]), o[1], o[2]))
+        return [(kind, j, keys) for _, kind, j, keys in opts[:_MAX_OPTIONS]]
+
+    # ---- support DAG -----------------------------------------------------------
+    def support(self, keys) -> set:
+        """Literal keys (and group keys) needed for `keys`."""
+        seen: set = set()
+        stack = list(keys)
+        while stack:
+            key = stack.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            stack.extend(p for p, _ in self._parents(key))
+        return seen
+
+    def _parents(self, key):
+        if key[0] == "group":
+            _, group, a, outA = key
+            attrs = {"kind": "strong", "family": "group", "via": self.st.set_text(a)}
+            return [((m, False), attrs) for m in outA]
+        if key[0] == "empty":
+            return []
+        return self.reason(*key)
+
+    def best_contradiction(self):
+        """The contradiction option with the smallest support: (kind, set, keys, support)."""
+        best = None
+        for kind, j, keys in self.contradiction_options():
+            sup = self.support(keys)
+            score = (len(sup), kind, j)
+            if best is None or score < best[0]:
+                best = (score, kind, j, keys, sup)
+        if best is None:
+            return None
+        return best[1:]
+
+    def explain(self, targets=None) -> nx.DiGraph:
+        """Proof graph for `targets` (literal keys), default the best contradiction."""
+        P = nx.DiGraph(kind="net", depth=self.depth, level=self.level)
+        contra: list = []
+        if targets is None:
+            found = self.best_contradiction()
+            if found is None:
+                raise ValueError("branch has no contradiction to explain")
+            kind, j, contra, _ = found
+            P.graph["contradiction"] = kind
+            P.graph["contradiction_via"] = self.st.set_text(j) if j >= 0 else ""
+            targets = contra
+        nodes = self.support(targets)
+        names = {key: self._node(key) for key in nodes if key[0] != "empty"}
+        for key in sorted(names, key=lambda x: sort_key(names[x])):
+            node = names[key]
+            if key in contra:
+                role = Role.CONTRADICTION
+            elif key in targets:
+                role = Role.CONCLUSION
+            elif key[0] != "group" and self.round(*key) == 0:
+                role = Role.PREMISE
+            else:
+                role = Role.INNER
+            P.add_node(node, role=role)
+        for key, node in names.items():
+            for parent, attrs in self._parents(key):
+                if parent[0] == "empty":
+                    P.nodes[node].setdefault("reasons", []).append(attrs or {"via": parent[1]})
+                    continue
+                P.add_edge(names[parent], node, **attrs)
+        P.graph["premises"] = [str(n) for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE]
+        return P
+
+    def _node(self, key) -> Literal:
+        if key[0] == "group":
+            return Literal(key[1], on=True)
+        return self.lit(*key)
+
+
+class Outcome:
+    """What one branch of premises implies, and its contradiction if it fails.
+
+    Attributes
+    ----------
+    premises : tuple of Literal
+    literals : tuple of Literal
+        Every literal the premises imply (premises excluded), sorted; for a failed
+        branch, those found up to the contradiction.
+    contradiction : tuple of Literal or None
+        The literals of the contradiction with the smallest support.
+    """
+
+    def __init__(self, prop: Propagation, b: int):
+        self._prop = prop
+        self.branch = b
+        st = prop.structure
+        self.premises = prop.premises[b]
+        ron, roff = prop.rounds(b)
+        self._proof = BranchProof(st, ron, roff, prop.failed[b], depth=prop.depth, level=prop.level)
+        lits = [Literal(st.candidate(k), on=True) for k in np.flatnonzero(ron > 0)]
+        lits += [Literal(st.candidate(k), on=False) for k in np.flatnonzero(roff > 0)]
+        self.literals = tuple(sorted(lits, key=sort_key))
+        found = self._proof.best_contradiction()
+        if found is None:
+            self.contradiction = None
+            self.contradiction_kind = None
+            self.contradiction_via = None
+        else:
+            kind, j, keys, _ = found
+            self.contradiction = tuple(sorted((self._proof.lit(*k) for k in keys), key=sort_key))
+            self.contradiction_kind = kind
+            self.contradiction_via = st.set_text(j) if j >= 0 else ""
+
+    def implies(self, lit: Literal) -> bool:
+        """True if the branch derived `lit` (or assumed it)."""
+        k = self._prop.structure.index(lit.cand)
+        if k < 0:
+            return False
+        ron, roff = self._prop.rounds(self.branch)
+        return bool((ron if lit.on else roff)[k] >= 0)
+
+    def explain(self, targets=None) -> nx.DiGraph:
+        """The support DAG of the contradiction (or of `targets`, literals) as a proof graph.
+
+        >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+        >>> out = lg.propagate(grid, [lg.Literal.parse("+r2c8#1")])
+        >>> P = out.explain([lg.Literal.parse("-r2c8#2")])
+        >>> [(str(u), str(v), d["kind"]) for u, v, d in P.edges(data=True)]
+        [('+r2c8#1', '-r2c8#2', 'weak')]
+        """
+        keys = None
+        if targets is not None:
+            st = self._prop.structure
+            keys = []
+            for lit in targets:
+                if not self.implies(lit):
+                    raise ValueError(f"{lit} does not follow from the premises")
+                keys.append((st.index(lit.cand), lit.on))
+        P = self._proof.explain(keys)
+        P.graph["premises"] = [str(p) for p in self.premises]
+        return P
+
+    def support_size(self, targets=None) -> int:
+        """Number of literals in the explanation."""
+        return self.explain(targets).number_of_nodes()

@@ -1,0 +1,370 @@
+"""Forcing nets: contradiction, verity and double nets over one propagation of every premise.
+
+A net search propagates every open candidate ON and OFF at once
+(`linkgraph.propagate.propagate_many`) and reads three kinds of result off the
+final states:
+
+- **contradiction** (``forcing-net-contradiction``): a premise whose branch
+  fails is false: ``+x`` failing eliminates ``x``, ``-x`` failing places it;
+- **verity** (``forcing-net-verity``): every member of one set X (a cell's
+  digits or a digit's places in a house), assumed ON in turn, leads to the same
+  literal ``Y``, which is therefore true;
+- **double** (``forcing-net-double``): ``+x`` and ``-x`` both lead to ``Y``.
+
+With ``level >= 1`` the technique is ``forcing-net-nested`` (the kind is in
+``P.graph["net"]``). A verity or double proof joins one branch per premise;
+each edge carries ``branches``, the texts of the premises whose branch uses
+it, and ``P.graph["branches"]`` lists them all: the subgraph of one branch's
+edges is a net from that premise alone to the conclusion.
+
+Selection (``select``): ``"shortest"`` yields the proof with the fewest
+literals first (ties by kind, then the conclusion's total order);
+``"first"`` yields in search order (candidates in index order, ON starts
+before OFF starts, contradictions before verities before doubles);
+``"sudokuwiki"`` is SudokuWiki's policy: the shortest contradiction from an
+ON start, contradictions from OFF starts only when no ON start fails, then
+the other kinds, shortest first.
+
+References
+----------
+SudokuWiki, "Forcing Nets" (../shared/seeds/sudokuwiki-forcing-nets.txt).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Collection, Iterator
+from itertools import count
+
+import networkx as nx
+import numpy as np
+
+from linkgraph.errors import OptionError, check_choice
+from linkgraph.grid import Grid
+from linkgraph.model import Group, Literal, Role, sort_key
+from linkgraph.netproof import BranchProof
+from linkgraph.propagate import Propagation, Structure, check_depth_level, propagate_many
+from linkgraph.steps import Step, make_step
+
+__all__ = ["forcing_nets", "solve_with_nets", "sudokuwiki"]
+
+KINDS = ("contradiction", "verity", "double")
+STARTS = ("on", "off", "both")
+SELECTS = ("shortest", "first", "sudokuwiki")
+_KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
+
+
+def forcing_nets(
+    grid: Grid,
+    *,
+    depth: int = 0,
+    level: int = 0,
+    start: str = "both",
+    select: str = "shortest",
+    kinds: Collection[str] = KINDS,
+) -> Iterator[Step]:
+    """Yield forcing-net steps in `grid`, one per proven placement or elimination.
+
+    Parameters
+    ----------
+    grid : Grid
+        The position to search (usually after the basic ladder).
+    depth : int, optional
+        Inferences inside the propagation: 0 sets X, 1 also locked candidates,
+        2 also subsets and basic fish (see `linkgraph.propagate`).
+    level : int, optional
+        Nesting: with 1, a candidate whose own depth-`depth` net fails inside a
+        branch counts as OFF there.
+    start : {"on", "off", "both"}, optional
+        Which premises to try: every open candidate ON, OFF, or both.
+    select : {"shortest", "first", "sudokuwiki"}, optional
+        Order of the steps (see the module docstring).
+    kinds : collection of str, optional
+        ``"contradiction"``, ``"verity"``, ``"double"``.
+
+    Yields
+    ------
+    Step
+        Proof graph: the support DAG (``P.graph["kind"] == "net"``).
+
+    Raises
+    ------
+    OptionError
+        A bad option, at the call.
+
+    Examples
+    --------
+    >>> from linkgraph.solver import prepare
+    >>> grid = prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> step = next(lg.forcing_nets(grid, start="on"))
+    >>> step.technique, step.proof.graph["kind"]
+    ('forcing-net-contradiction', 'net')
+    """
+    check_depth_level(depth, level)
+    check_choice("start", start, STARTS)
+    check_choice("select", select, SELECTS)
+    if isinstance(kinds, str):
+        kinds = [kinds]
+    kinds = tuple(kinds)
+    check_choice("kinds", kinds, KINDS)
+    if not kinds:
+        raise OptionError("kinds: expected at least one of " + ", ".join(KINDS))
+    if "double" in kinds and start != "both" and set(kinds) == {"double"}:
+        raise OptionError("kinds: double nets need start='both'")
+    return _forcing_nets(grid, depth, level, start, select, frozenset(kinds))
+
+
+# ---- search ------------------------------------------------------------------
+
+def _premises(st: Structure, start: str) -> tuple[list, dict]:
+    prem, where = [], {}
+    for on in (True, False):
+        if (on and start == "off") or (not on and start == "on"):
+            continue
+        for k in range(st.size):
+            where[(k, on)] = len(prem)
+            prem.append((Literal(st.candidate(k), on=on),))
+    return prem, where
+
+
+def _candidates(prop: Propagation, where: dict, kinds) -> list:
+    """Every (kind, lower bound, order key, conclusion key, branches, targets) found."""
+    st = prop.structure
+    out = []
+    order = count()
+    if "contradiction" in kinds:
+        for (k, on), b in where.items():
+            if prop.failed[b] >= 0:
+                out.append(("contradiction", int(prop.failed[b]) + 1, next(order), (k, not on), (b,)))
+    ok = prop.failed < 0
+    tb = st.tables
+    if "verity" in kinds and len(tb.mem_idx):
+        rows = np.array([where.get((k, True), -1) for k in range(st.size)])
+        if (rows >= 0).all():
+            multi = np.array([len(m) >= 2 for m in st.members])
+            good = np.logical_and.reduceat(ok[rows][tb.mem_idx], tb.mem_start) & multi
+            for flag, state in ((True, prop.on), (False, prop.off)):
+                hits = np.logical_and.reduceat(state[rows][tb.mem_idx], tb.mem_start, axis=0) & good[:, None]
+                for j, y in zip(*np.nonzero(hits)):
+                    branches = tuple(int(rows[m]) for m in st.members[j])
+                    r = max(int(prop.rounds(b)[0 if flag else 1][y]) for b in branches)
+                    lb = max(len(branches) + 1, r + 1)
+                    out.append(("verity", lb, next(order), (int(y), flag), branches))
+    if "double" in kinds:
+        for k in range(st.size):
+            b1, b2 = where.get((k, True), -1), where.get((k, False), -1)
+            if b1 < 0 or b2 < 0 or not (ok[b1] and ok[b2]):
+                continue
+            for flag, a in ((True, prop.on), (False, prop.off)):
+                for y in np.flatnonzero(a[b1] & a[b2]):
+                    i = 0 if flag else 1
+                    lb = max(3, max(int(prop.rounds(b1)[i][y]), int(prop.rounds(b2)[i][y])) + 1)
+                    out.append(("double", lb, next(order), (int(y), flag), (b1, b2)))
+    return out
+
+
+def _branch_proof(prop: Propagation, b: int, cache: dict) -> BranchProof:
+    if b not in cache:
+        ron, roff = prop.rounds(b)
+        cache[b] = BranchProof(prop.structure, ron, roff, prop.failed[b], depth=prop.depth, level=prop.level)
+    return cache[b]
+
+
+def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple, Step]:
+    kind, _, order, (k, on), branches = cand
+    st = prop.structure
+    conclusion = Literal(st.candidate(k), on=on)
+    technique = "forcing-net-nested" if level >= 1 else f"forcing-net-{kind}"
+    premises = tuple(prop.premises[b][0] for b in branches)
+    if kind == "contradiction":
+        P = _branch_proof(prop, branches[0], cache).explain()
+    else:
+        P = nx.DiGraph(kind="net")
+        for b in branches:
+            sub = _branch_proof(prop, b, cache).explain([(k, on)])
+            name = str(prop.premises[b][0])
+            for n, d in sub.nodes(data=True):
+                if n in P:
+                    if d["role"] == Role.PREMISE or P.nodes[n]["role"] == Role.INNER:
+                        P.nodes[n]["role"] = d["role"]
+                else:
+                    P.add_node(n, **d)
+            for u, v, d in sub.edges(data=True):
+                if P.has_edge(u, v):
+                    P.edges[u, v]["branches"] = (*P.edges[u, v]["branches"], name)
+                else:
+                    P.add_edge(u, v, **d, branches=(name,))
+        P.graph["branches"] = [str(p) for p in premises]
+        P.graph["depth"], P.graph["level"] = prop.depth, prop.level
+    P.graph["net"] = kind
+    P.graph["premises"] = [str(p) for p in premises]
+    P.graph["conclusion"] = str(conclusion)
+    size = P.number_of_nodes()
+    step = make_step(
+        technique,
+        placements=[conclusion.cand] if on else [],
+        eliminations=[] if on else [conclusion.cand],
+        premises=premises,
+        proof=P,
+        notation="",
+    )
+    lines = sudokuwiki(step).splitlines()[1:]
+    verdict = f"{conclusion.cand.cell}={conclusion.cand.digit}" if on else f"{conclusion.cand.cell}<>{conclusion.cand.digit}"
+    step = make_step(technique, placements=step.placements, eliminations=step.eliminations,
+                     premises=premises, proof=step.proof, notation=" ; ".join(lines) + f" => {verdict}")
+    return size, (_KIND_ORDER[kind], sort_key(conclusion), order), step
+
+
+def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, kinds) -> Iterator[Step]:
+    st = Structure(grid, depth=depth)
+    if st.size == 0:
+        return
+    prem, where = _premises(st, start)
+    prop = propagate_many(st, prem, depth=depth, level=level)
+    cands = _candidates(prop, where, kinds)
+    cache: dict = {}
+    done: set = set()
+    if select == "first":
+        cands.sort(key=lambda c: (_KIND_ORDER[c[0]], c[2]))
+        for c in cands:
+            if c[3] not in done:
+                done.add(c[3])
+                yield _build(prop, c, cache, level)[2]
+        return
+    if select == "sudokuwiki":
+        on_first = [c for c in cands if c[0] == "contradiction" and prem[c[4][0]][0].on]
+        off = [c for c in cands if c[0] == "contradiction" and not prem[c[4][0]][0].on]
+        rest = [c for c in cands if c[0] != "contradiction"]
+        groups = [on_first, off, rest] if on_first else [off, rest]
+    else:
+        groups = [cands]
+    for group in groups:
+        for step in _shortest(prop, group, cache, level):
+            key = step.conclusions[0]
+            if key not in done:
+                done.add(key)
+                yield step
+
+
+def _shortest(prop, cands, cache, level) -> Iterator[Step]:
+    """Best-first over lower bounds: explain only what could still be the shortest."""
+    pending = sorted(cands, key=lambda c: (c[1], _KIND_ORDER[c[0]], c[2]))
+    heap: list = []
+    i = 0
+    while i < len(pending) or heap:
+        while i < len(pending) and (not heap or pending[i][1] <= heap[0][0]):
+            c = pending[i]
+            i += 1
+            size, tie, step = _build(prop, c, cache, level)
+            heapq.heappush(heap, (size, tie, id(step), step))
+        size, tie, _, step = heapq.heappop(heap)
+        yield step
+
+
+# ---- notation ---------------------------------------------------------------
+
+_ROWS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+
+
+def _sw(lit: Literal) -> str:
+    node = lit.cand
+    sign = "+" if lit.on else "-"
+    if isinstance(node, Group):
+        rows = sorted({c.row for c in node.cells})
+        cols = sorted({c.col for c in node.cells})
+        where = "".join(_ROWS[r] for r in rows) + "".join(str(c + 1) for c in cols)
+        return f"{sign}{node.digit}[{where}]"
+    return f"{sign}{node.digit}[{_ROWS[node.cell.row]}{node.cell.col + 1}]"
+
+
+def sudokuwiki(step: Step) -> str:
+    """SudokuWiki-style text of a net step: a headline, then one line per path.
+
+    Each line follows one path of the support DAG from a premise to a
+    contradiction or conclusion literal, as ``-9[B7]+9[C7]-4[C7]...`` (rows
+    A-J without I, columns 1-9); inputs that join a path from the side are
+    not spelt out, as on SudokuWiki.
+
+    Examples
+    --------
+    >>> from linkgraph.solver import prepare
+    >>> grid = prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> step = next(lg.forcing_nets(grid, start="on"))
+    >>> print(sudokuwiki(step).splitlines()[0])
+    Forcing Net: two candidates in r7#7 are ON so r4c4 is not 7
+    """
+    P = step.proof
+    kind = P.graph.get("net", "contradiction")
+    concl = step.conclusions[0] if step.conclusions else None
+    verdict = ""
+    if concl is not None:
+        verdict = f"{concl.cand.cell} must be {concl.cand.digit}" if concl.on else f"{concl.cand.cell} is not {concl.cand.digit}"
+    premises = [n for n, d in P.nodes(data=True) if d.get("role") == Role.PREMISE]
+    if kind == "contradiction":
+        what = {"both": "a candidate is both ON and OFF", "empty": "all candidates in {} are OFF",
+                "two-on": "two candidates in {} are ON"}[P.graph.get("contradiction", "both")]
+        head = f"Forcing Net: {what.format(P.graph.get('contradiction_via', ''))} so {verdict}"
+        ends = [n for n, d in P.nodes(data=True) if d.get("role") == Role.CONTRADICTION]
+    else:
+        head = f"Forcing Net ({kind}): every branch leads to {concl} so {verdict}"
+        ends = [n for n, d in P.nodes(data=True) if d.get("role") == Role.CONCLUSION]
+    lines = [head]
+    for end in sorted(ends, key=sort_key):
+        best = None
+        for p in sorted(premises, key=sort_key):
+            if p == end:
+                path = [p]
+            elif nx.has_path(P, p, end):
+                path = nx.shortest_path(P, p, end)
+            else:
+                continue
+            if kind != "contradiction" or best is None or len(path) < len(best):
+                if kind != "contradiction":
+                    lines.append("".join(_sw(x) for x in path))
+                else:
+                    best = path
+        if best is not None:
+            lines.append("".join(_sw(x) for x in best))
+    return "\n".join(lines)
+
+
+# ---- solving -----------------------------------------------------------------
+
+def solve_with_nets(
+    grid: Grid,
+    *,
+    max_level: int = 1,
+    depth: int = 0,
+    select: str = "first",
+    max_steps: int = 500,
+):
+    """Alternate the basic ladder and forcing nets until solved or stuck.
+
+    Each round applies the basic ladder (`linkgraph.solver.prepare`), then the
+    first net step found at depth `depth`, trying level 0 before each higher
+    level up to `max_level`. Returns ``(final grid, net steps, solved)``.
+
+    Examples
+    --------
+    >>> final, steps, solved = lg.nets.solve_with_nets(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> solved, len(steps) >= 1
+    (True, True)
+    """
+    from linkgraph.solver import prepare
+
+    check_depth_level(depth, max_level)
+    steps: list[Step] = []
+    while len(steps) < max_steps:
+        grid = prepare(grid)
+        if grid.is_solved() or grid.contradiction():
+            break
+        step = None
+        for lvl in range(max_level + 1):
+            step = next(forcing_nets(grid, depth=depth, level=lvl, select=select), None)
+            if step is not None:
+                break
+        if step is None:
+            break
+        steps.append(step)
+        grid = grid.apply(step)
+    return grid, steps, grid.is_solved() and grid.contradiction() is None

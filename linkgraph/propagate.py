@@ -1,0 +1,425 @@
+"""Propagation: follow premise literals through the sets X, all premises at once.
+
+One engine serves every net search. A *branch* starts from its premise
+literals (usually one); the state of all branches is a pair of boolean arrays
+``ON`` and ``OFF`` of shape ``(branches, candidates)`` over the live candidates
+of the grid, advanced in rounds against the set-X incidence matrix
+(DESIGN.md §3):
+
+- **weak**: an ON candidate turns every other member of its sets OFF;
+- **strong**: a set with one member not OFF and no ON member turns it ON;
+- ``depth >= 1`` (the seed's *+depth*) adds **locked candidates**: when every
+  member of set A outside set B (same digit) is OFF, the group A∩B is ON and
+  every member of B outside A is OFF;
+- ``depth >= 2`` (*++depth*) adds **naked and hidden subsets and basic fish**
+  of sizes 2 and 3: ``n`` disjoint base sets whose members not OFF all lie in
+  ``n`` cover sets make every other member of the covers OFF;
+- ``level >= 1`` (**nesting**): when a branch stops, each candidate it left
+  open is tried ON inside that branch's state with a sub-net of level
+  ``level - 1`` at the same depth; a candidate whose sub-net fails is OFF in
+  the branch, which then goes on. Level 1 thus uses sub-nets without nesting.
+
+A branch fails (a *contradiction*) on a set whose members are all OFF, two ON
+members of one set, or a candidate both ON and OFF. A failed branch stops.
+
+The engine (`linkgraph.bitnet`) packs the branches as bits, 64 to a word, so
+each rule is a few word-wise operations over every branch at once. Every
+derived literal keeps the round it was found in (``int16`` arrays; the
+premises are round 0), which stands for its parent pointers: its reason is
+recovered from those arrays when a proof is asked for. An ON literal of round
+``t`` has a set whose other members were all OFF before round ``t``; an OFF
+literal of round ``t`` has an ON literal of an earlier round in one of its
+sets, or else a group or pattern that held before round ``t``, or else (with
+nesting) a sub-net, re-run from the branch's literals of rounds before ``t``. `Outcome.explain` walks these reasons
+back from the contradiction (or from chosen literals) and keeps only the
+literals needed: the support DAG, returned as a proof graph.
+
+Proof graph edges (steps.py conventions, plus three kinds for depth and nesting)
+----------------------------------------------------------------------------------
+- ``kind="weak"``, family ``cell``/``house``/``group``: ``u`` ON, ``v`` OFF,
+  both in set ``via`` (a group node ``u``: every cell of the group is in it).
+- ``kind="strong"``, family ``cell``/``house``/``group``: ``v`` ON (a candidate,
+  or a group ``r2c78#1`` at depth >= 1) because every other live member of set
+  ``via`` is OFF; those OFF literals are ``v``'s in-edges with that ``via``.
+  A set whose other members were dead in the grid gives ``v`` no in-edge.
+- ``kind="pattern"``, family ``subset`` or ``fish`` (depth 2): ``v`` OFF;
+  ``via`` is ``"BASES|COVERS"``, set-X texts separated by spaces
+  (``"r2c4 r2c6|r2#2 r2#8"`` for a naked pair, ``"r1#5 r5#5|c2#5 c7#5"`` for an
+  X-Wing). The bases are disjoint sets X; ``v`` is in a cover and in no base;
+  the in-edges are the OFF literals of every live base member outside the
+  covers. Checking: those OFF literals leave every base's remaining members
+  inside the covers, so the covers' true candidates are the bases' and ``v``
+  is false.
+- ``kind="net"``, family ``net`` (nesting): ``v`` is ``-x``; the sub-net that
+  assumed ``+x`` inside the branch failed. ``via`` is the sub-net in
+  SudokuWiki-like text; the edge attribute ``proof`` holds the sub-net's own
+  proof graph (same conventions, recursively), whose ``premise`` nodes are
+  ``+x`` and the outer literals it used; the in-edges of ``v`` come from
+  exactly those outer literals. Checking: replay ``proof`` as a contradiction
+  net from its premises.
+
+``P.graph`` holds ``kind="net"``, ``depth``, ``level``, ``premises`` (texts)
+and, for a failed branch, ``contradiction`` (``"both"``, ``"empty"`` or
+``"two-on"``) with ``contradiction_via`` (the set X, empty for ``"both"``).
+
+References
+----------
+SudokuWiki, "Forcing Nets" (../shared/seeds/sudokuwiki-forcing-nets.txt);
+"Forcing Net" true/false arrays (../shared/seeds/forcing-net-arrays.txt);
+Sudoku Assistant, "Hypothesis and (Dis)Proof" and "Depth"
+(../shared/seeds/sudoku-assistant-techniques.txt).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from itertools import combinations
+
+import numpy as np
+
+from linkgraph.bitnet import Tables, advance
+from linkgraph.errors import OptionError
+from linkgraph.grid import Grid
+from linkgraph.model import Candidate, Literal
+from linkgraph.netproof import Outcome
+
+__all__ = ["Outcome", "Propagation", "Structure", "propagate", "propagate_many"]
+
+MAX_DEPTH = 2
+MAX_LEVEL = 3
+
+
+def check_depth_level(depth: int, level: int) -> None:
+    """Raise OptionError for a depth outside 0..2 or a level outside 0..3."""
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= MAX_DEPTH:
+        raise OptionError(f"depth: expected 0, 1 or 2, found {depth!r}")
+    if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= MAX_LEVEL:
+        raise OptionError(f"level: expected 0..{MAX_LEVEL}, found {level!r}")
+
+
+class Structure:
+    """The live candidates and sets X of one grid as matrices (built once per search).
+
+    ``cands`` are the live candidates that share a set with another live one
+    (a candidate alone in all its sets is simply true and takes no part);
+    ``sets`` the sets X holding at least one of them; ``M`` the
+    ``(candidates, sets)`` incidence as float32 for matrix products.
+    """
+
+    def __init__(self, grid: Grid, *, depth: int = 0):
+        g = grid.geometry
+        self.grid = grid
+        self.geometry = g
+        self.depth = depth
+        live = grid.live
+        members = g.set_members
+        alive = live[members]  # (S, n)
+        count = alive.sum(axis=1)
+        inc = g.incidence
+        lonely = live & ~((inc[:, :] & (count >= 2)[None, :]).any(axis=1))
+        keep = live & ~lonely
+        self.cands = np.flatnonzero(keep).astype(np.int32)  # kept candidate -> global index
+        L = len(self.cands)
+        self.local = np.full(g.number_of_candidates, -1, dtype=np.int32)
+        self.local[self.cands] = np.arange(L, dtype=np.int32)
+        sub = inc[self.cands]  # (L, S_all)
+        self.sets = np.flatnonzero(sub.any(axis=0)).astype(np.int32)
+        self.Mb = np.ascontiguousarray(sub[:, self.sets])  # (L, S) bool
+        self.M = self.Mb.astype(np.float32)
+        self.Mt = np.ascontiguousarray(self.M.T)
+        self.deg = self.M.sum(axis=1)
+        self.set_local = {int(s): i for i, s in enumerate(self.sets)}
+        self.members = [np.flatnonzero(self.Mb[:, j]) for j in range(len(self.sets))]
+        self.cand_sets = [np.flatnonzero(self.Mb[k]) for k in range(L)]
+        self.sees = (self.M @ self.Mt) > 0.5
+        np.fill_diagonal(self.sees, False)
+        self.literal_cache = [g.candidate(k) for k in self.cands]
+        self._groups = self._build_groups() if depth >= 1 else None
+        self._patterns = self._build_patterns() if depth >= 2 else None
+
+    @cached_property
+    def tables(self) -> Tables:
+        """Padded index tables for the bit engine."""
+        return Tables(self)
+
+    # ---- text and values -------------------------------------------------
+    @property
+    def size(self) -> int:
+        return len(self.cands)
+
+    def candidate(self, k: int) -> Candidate:
+        return self.literal_cache[int(k)]
+
+    def set_text(self, j: int) -> str:
+        return str(self.geometry.setx(self.sets[j]))
+
+    def set_family(self, j: int) -> str:
+        return "cell" if self.geometry.is_cell_set(self.sets[j]) else "house"
+
+    def index(self, cand: Candidate) -> int:
+        """Local index of `cand`, -1 if it takes no part (dead or alone)."""
+        return int(self.local[self.geometry.index(cand)])
+
+    def patterns_targeting(self, k: int) -> list[int]:
+        """Depth-2 patterns whose covers hold candidate `k` outside their bases."""
+        if not hasattr(self, "_by_target"):
+            pt = self._patterns
+            cols, ks = np.nonzero(pt["T"] > 0.5)
+            by: dict[int, list[int]] = {}
+            for c, kk in zip(cols.tolist(), ks.tolist()):
+                p = int(pt["owner"][c])
+                lst = by.setdefault(kk, [])
+                if not lst or lst[-1] != p:
+                    lst.append(p)
+            self._by_target = by
+        return self._by_target.get(int(k), [])
+
+    # ---- depth 1: locked candidates ----------------------------------------
+    def _build_groups(self):
+        """Pairs (A, B) of same-digit sets sharing >= 2 live members: (outA, outB, inter)."""
+        house = [j for j in range(len(self.sets)) if not self.geometry.is_cell_set(self.sets[j])]
+        digit = {j: int(self.sets[j] - self.geometry.number_of_cells) % self.geometry.size for j in house}
+        by_digit: dict[int, list[int]] = {}
+        for j in house:
+            by_digit.setdefault(digit[j], []).append(j)
+        rows = []
+        for js in by_digit.values():
+            for a in js:
+                for b in js:
+                    if a == b:
+                        continue
+                    A, B = self.Mb[:, a], self.Mb[:, b]
+                    inter = A & B
+                    if inter.sum() >= 2 and (B & ~A).any():
+                        rows.append((a, b, A & ~B, B & ~A, inter))
+        L = self.size
+        outA = np.zeros((len(rows), L), dtype=np.float32)
+        outB = np.zeros((len(rows), L), dtype=np.float32)
+        for i, r in enumerate(rows):
+            outA[i], outB[i] = r[2], r[3]
+        return {
+            "pairs": [(r[0], r[1]) for r in rows],
+            "outA_t": np.ascontiguousarray(outA.T),
+            "outB": outB,
+            "inter": [np.flatnonzero(r[4]) for r in rows],
+            "outA": [np.flatnonzero(r[2]) for r in rows],
+        }
+
+    # ---- depth 2: subsets and fish ----------------------------------------
+    def _build_patterns(self):
+        """Sheets of (bases, covers): naked/hidden subsets per house, fish per digit (rows/cols).
+
+        A pattern is a choice of n bases from one sheet; each base member belongs to one
+        cover of the sheet. The pattern holds when the members not OFF of its bases touch
+        at most n covers.
+        """
+        g = self.geometry
+        n = g.size
+        sheets = []  # (family, [(base set local, {member local: cover set local})])
+        glob_to_local = self.set_local
+        for h in range(len(g.houses)):
+            cells = g.house_cells[h]
+            hd = [g.number_of_cells + h * n + d for d in range(n)]
+            naked = []
+            for c in cells:
+                if int(c) in glob_to_local:
+                    mp = {}
+                    for k in self.members[glob_to_local[int(c)]]:
+                        d = int(g.candidate(self.cands[k]).digit) - 1
+                        if hd[d] in glob_to_local:
+                            mp[int(k)] = glob_to_local[hd[d]]
+                    naked.append((glob_to_local[int(c)], mp))
+            sheets.append(("subset", naked))
+            hidden = []
+            for s in hd:
+                if s in glob_to_local:
+                    mp = {int(k): glob_to_local[int(self.geometry.cell_index(self.candidate(k).cell))]
+                          for k in self.members[glob_to_local[s]]}
+                    hidden.append((glob_to_local[s], mp))
+            sheets.append(("subset", hidden))
+        lines = {"row": [], "col": []}
+        for h, house in enumerate(g.houses):
+            if house.kind in lines:
+                lines[house.kind].append(h)
+        for base_kind, cover_kind in (("row", "col"), ("col", "row")):
+            for d in range(n):
+                cover_of_cell = {}
+                for h in lines[cover_kind]:
+                    s = g.number_of_cells + h * n + d
+                    if s in glob_to_local:
+                        for c in g.house_cells[h]:
+                            cover_of_cell[int(c)] = glob_to_local[s]
+                fish = []
+                for h in lines[base_kind]:
+                    s = g.number_of_cells + h * n + d
+                    if s in glob_to_local:
+                        mp = {int(k): cover_of_cell[g.cell_index(self.candidate(k).cell)]
+                              for k in self.members[glob_to_local[s]]}
+                        fish.append((glob_to_local[s], mp))
+                sheets.append(("fish", fish))
+        pats = []  # (family, bases, covers, coverage matrix rows)
+        L = self.size
+        for family, bases in sheets:
+            usable = [b for b in bases if len(b[1]) >= 2]
+            for size in (2, 3):
+                for combo in combinations(usable, size):
+                    covers = sorted({c for _, mp in combo for c in mp.values()})
+                    if len(covers) > size + 2 or len(covers) < size:
+                        continue
+                    pats.append((family, combo, covers))
+        # matrices: for pattern p, cover columns; member k of a base -> cover index
+        P = len(pats)
+        cov_cols = []  # global column list per pattern
+        col_owner = []
+        col_members = []
+        for p, (family, combo, covers) in enumerate(pats):
+            for c in covers:
+                col_owner.append(p)
+                col_members.append([k for _, mp in combo for k, cv in mp.items() if cv == c])
+            cov_cols.append(covers)
+        K = len(col_owner)
+        A = np.zeros((L, K), dtype=np.float32)
+        for col, ks in enumerate(col_members):
+            A[ks, col] = 1.0
+        owner = np.array(col_owner, dtype=np.int32)
+        O = np.zeros((K, P), dtype=np.float32)
+        O[np.arange(K), owner] = 1.0
+        # elimination targets per (pattern, cover column): cover members outside every base
+        T = np.zeros((K, L), dtype=np.float32)
+        col = 0
+        for p, (family, combo, covers) in enumerate(pats):
+            in_base = {k for _, mp in combo for k in mp}
+            for c in covers:
+                for k in self.members[c]:
+                    if int(k) not in in_base:
+                        T[col, k] = 1.0
+                col += 1
+        sizes = np.array([len(combo) for _, combo, _ in pats], dtype=np.float32)
+        return {"pats": pats, "A": A, "owner": owner, "O": O, "T": T, "sizes": sizes, "P": P}
+
+
+class Propagation:
+    """Batched result of `propagate_many`: the final state and rounds of every branch.
+
+    ``on``/``off``: ``(branches, candidates)`` bool; ``failed``: round of the
+    contradiction per branch (-1: none); ``rounds(b)``: the round each literal
+    of branch ``b`` was derived in (-1: never, 0: premise).
+    """
+
+    def __init__(self, structure: Structure, premises, run, depth: int = 0, level: int = 0):
+        self.structure = structure
+        self.premises = premises
+        self.run = run
+        self.depth = depth
+        self.level = level
+        self.failed = run.failed
+        self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    @property
+    def on(self) -> np.ndarray:
+        return self.run.on
+
+    @property
+    def off(self) -> np.ndarray:
+        return self.run.off
+
+    def rounds(self, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """(ron, roff) int16 rows of branch `b`."""
+        b = int(b)
+        if b not in self._rows:
+            self._rows[b] = self.run.rounds(b)
+        return self._rows[b]
+
+    def outcome(self, b: int) -> Outcome:
+        """The Outcome of branch `b`."""
+        return Outcome(self, b)
+
+
+def _init_state(st: Structure, premises: Sequence[Iterable[Literal]]):
+    B, L = len(premises), st.size
+    on = np.zeros((B, L), dtype=bool)
+    off = np.zeros((B, L), dtype=bool)
+    prem = []
+    for b, lits in enumerate(premises):
+        lits = tuple(lits)
+        prem.append(lits)
+        for lit in lits:
+            if not isinstance(lit, Literal) or not isinstance(lit.cand, Candidate):
+                raise OptionError(f"premises: expected candidate literals such as '+r2c8#1', found {lit!r}")
+            k = st.index(lit.cand)
+            if k < 0:
+                raise OptionError(f"premises: {lit.cand} is not an open candidate of the grid")
+            (on if lit.on else off)[b, k] = True
+    return prem, on, off
+
+
+def propagate_many(
+    grid: Grid | Structure,
+    premises: Sequence[Iterable[Literal]],
+    *,
+    depth: int = 0,
+    level: int = 0,
+) -> Propagation:
+    """Propagate many branches at once, one premise list per branch.
+
+    Parameters
+    ----------
+    grid : Grid or Structure
+        The position (a Structure built with at least `depth` may be reused).
+    premises : sequence of iterables of Literal
+        One list of premise literals per branch.
+    depth, level : int
+        See the module docstring.
+
+    Examples
+    --------
+    >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    >>> from linkgraph.propagate import propagate_many
+    >>> res = propagate_many(grid, [[lg.Literal.parse("+r2c8#1")], [lg.Literal.parse("+r2c8#2")]])
+    >>> failed = res.failed.tolist()  # the round of each branch's contradiction, -1 for none
+    >>> failed[0] > 0, failed[1]  # the solution has 2 in r2c8: +r2c8#1 fails, +r2c8#2 cannot
+    (True, -1)
+    """
+    check_depth_level(depth, level)
+    st = grid if isinstance(grid, Structure) and grid.depth >= depth else Structure(
+        grid.grid if isinstance(grid, Structure) else grid, depth=depth)
+    prem, on, off = _init_state(st, premises)
+    run = advance(st, on, off, depth=depth, level=level, track=True)
+    return Propagation(st, prem, run, depth, level)
+
+
+def propagate(grid: Grid, premises: Iterable[Literal], *, depth: int = 0, level: int = 0) -> Outcome:
+    """Propagate one list of premise literals; return what they imply and any contradiction.
+
+    Parameters
+    ----------
+    grid : Grid
+        The position.
+    premises : iterable of Literal
+        Literals assumed together (``+r2c8#1`` ON, ``-r2c8#1`` OFF).
+    depth : int, optional
+        0: sets X only; 1: also locked candidates; 2: also subsets and fish.
+    level : int, optional
+        Nesting: 0 none; 1 a candidate whose depth-`depth` sub-net fails is OFF.
+
+    Returns
+    -------
+    Outcome
+
+    Raises
+    ------
+    OptionError
+        A bad depth or level, or a premise that is not an open candidate.
+
+    Examples
+    --------
+    >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    >>> outcome = lg.propagate(grid, [lg.Literal.parse("+r2c8#2")])  # true in the solution
+    >>> outcome.contradiction is None, len(outcome.literals) > 1
+    (True, True)
+    >>> lg.propagate(grid, [lg.Literal.parse("+r2c8#1")]).contradiction is None  # false
+    False
+    """
+    return propagate_many(grid, [tuple(premises)], depth=depth, level=level).outcome(0)
+
