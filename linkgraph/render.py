@@ -1,0 +1,420 @@
+"""Graphviz export of proofs: chains and nets as pictures a person can read.
+
+`to_dot` turns a Step (or a bare proof graph) into a `graphviz.Digraph`; it
+needs no Graphviz program. `render` writes ``.dot``, ``.svg``, ``.png`` or
+``.pdf`` by the file's suffix through the ``dot`` program (``neato -n`` for
+the board layout) and raises `GraphvizError` when the program is missing or
+fails. `step_svg` gives the SVG text (for Jupyter's ``_repr_svg_``).
+
+Two layouts:
+
+- ``"flow"``: the proof as a left-to-right graph of literals, premises on the
+  left, the conclusion or contradiction on the right;
+- ``"board"``: the same literals at their places on the candidate grid (each
+  candidate at its position inside its cell, as HoDoKu and SudokuWiki draw
+  chains), with the links as arrows; pass the `grid` to show the other
+  candidates and the solved cells.
+
+How it reads: an ON literal is a green box, an OFF literal a red ellipse; a
+premise has a double border, the conclusion a thick blue border, the literals
+of a contradiction an amber fill, and a join (a literal with more than one
+parent) a purple border. Strong links are solid, weak links dashed; the
+colour tells the family (cell grey, house blue, group purple, ALS orange,
+pattern and nested net teal). Hovering shows the link's set X (``via``). An
+ALS, or a group node, is drawn as a cluster (in the flow layout) or a frame
+(on the board). Every style is in `STYLE`; node ids are the literals' text
+(``+r6c6#2``), and decoration nodes of the board have ids starting with ``_``.
+Every label is escaped, so no text can break or inject into the DOT source.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+import graphviz
+import networkx as nx
+
+from linkgraph.errors import GraphvizError, OptionError, check_choice
+from linkgraph.grid import Grid
+from linkgraph.model import Als, Candidate, Group, Literal, Role, sort_key
+from linkgraph.steps import Step
+
+__all__ = ["FORMATS", "LAYOUTS", "STYLE", "render", "step_svg", "to_dot"]
+
+LAYOUTS = ("flow", "board")
+FORMATS = ("dot", "svg", "png", "pdf")
+_FONT = "Helvetica"
+
+#: The one style table: DOT attributes by what a node or edge *is*.
+STYLE: dict[str, dict[str, dict[str, str]]] = {
+    "graph": {
+        "flow": {"rankdir": "LR", "nodesep": "0.18", "ranksep": "0.35", "fontname": _FONT,
+                 "fontsize": "12", "labelloc": "t", "labeljust": "l", "newrank": "true"},
+        "board": {"splines": "curved", "outputorder": "edgesfirst", "fontname": _FONT,
+                  "fontsize": "12", "labelloc": "t", "labeljust": "l", "pad": "0.2"},
+    },
+    "node": {
+        "flow": {"fontname": _FONT, "fontsize": "11", "height": "0.3", "margin": "0.06,0.03"},
+        "board": {"fontname": _FONT, "fontsize": "9", "fixedsize": "true", "margin": "0"},
+    },
+    "edge": {
+        "flow": {"arrowsize": "0.7"},
+        "board": {"arrowsize": "0.6"},
+    },
+    "literal": {
+        "on": {"shape": "box", "style": "filled,rounded", "fillcolor": "#d9f2d9", "color": "#2e7d32",
+               "fontcolor": "#1b4d1e"},
+        "off": {"shape": "ellipse", "style": "filled", "fillcolor": "#fbe0e0", "color": "#c62828",
+                "fontcolor": "#6d1414"},
+    },
+    "role": {
+        "premise": {"peripheries": "2", "penwidth": "1.4", "fontname": f"{_FONT}-Bold"},
+        "inner": {},
+        "conclusion": {"color": "#1565c0", "penwidth": "3", "fontname": f"{_FONT}-Bold"},
+        "contradiction": {"fillcolor": "#ffd54f", "color": "#e65100", "penwidth": "2.5"},
+    },
+    "join": {"color": "#6a1b9a", "penwidth": "2"},
+    "kind": {
+        "strong": {"style": "solid", "penwidth": "1.8"},
+        "weak": {"style": "dashed", "penwidth": "1.1"},
+        "pattern": {"style": "bold"},
+        "net": {"style": "bold"},
+    },
+    "family": {
+        "cell": {"color": "#616161"},
+        "house": {"color": "#1565c0"},
+        "group": {"color": "#8e24aa"},
+        "als": {"color": "#ef6c00"},
+        "subset": {"color": "#00897b"},
+        "fish": {"color": "#00897b"},
+        "net": {"color": "#00897b"},
+    },
+    "cluster": {
+        "als": {"style": "rounded,dashed", "color": "#ef6c00", "fontcolor": "#ef6c00", "fontsize": "10"},
+        "group": {"style": "rounded,dashed", "color": "#8e24aa", "fontcolor": "#8e24aa", "fontsize": "10"},
+    },
+    "board": {
+        "cell": {"shape": "box", "label": "", "color": "#bdbdbd", "penwidth": "0.6"},
+        "box": {"shape": "box", "label": "", "color": "#212121", "penwidth": "2", "style": "rounded"},
+        "value": {"shape": "plaintext", "fontsize": "26", "fontcolor": "#424242"},
+        "given": {"shape": "plaintext", "fontsize": "26", "fontcolor": "#000000", "fontname": f"{_FONT}-Bold"},
+        "candidate": {"shape": "plaintext", "fontsize": "9", "fontcolor": "#9e9e9e"},
+        "frame-als": {"shape": "box", "label": "", "style": "rounded,dashed", "color": "#ef6c00", "penwidth": "2"},
+        "frame-group": {"shape": "box", "label": "", "style": "rounded,dotted", "color": "#8e24aa", "penwidth": "2"},
+    },
+}
+
+_UNIT = 20.0  # points between candidate places on the board
+
+
+def _esc(text: object) -> str:
+    """Text safe inside a DOT quoted string: backslashes and ``<...>`` lose their meaning,
+    line breaks and other control characters become spaces."""
+    clean = "".join(ch if ch.isprintable() else " " for ch in str(text))
+    return graphviz.escape(clean)
+
+
+def _proof_of(step_or_proof: Step | nx.DiGraph) -> tuple[nx.DiGraph, str]:
+    if isinstance(step_or_proof, Step):
+        return step_or_proof.proof, str(step_or_proof)
+    if isinstance(step_or_proof, nx.DiGraph):
+        return step_or_proof, str(step_or_proof.graph.get("technique", "proof"))
+    raise TypeError(f"expected a Step or a proof DiGraph, found {type(step_or_proof).__name__}")
+
+
+def _node_attrs(P: nx.DiGraph, lit: Literal, layout: str) -> dict[str, str]:
+    role = str(P.nodes[lit].get("role", Role.INNER))
+    attrs = dict(STYLE["literal"]["on" if lit.on else "off"])
+    if P.in_degree(lit) > 1:
+        attrs.update(STYLE["join"])
+    attrs.update(STYLE["role"].get(role, {}))
+    state = "ON" if lit.on else "OFF"
+    extra = ", join" if P.in_degree(lit) > 1 else ""
+    attrs["tooltip"] = _esc(f"{lit}: {state}, {role}{extra}")
+    cand = lit.cand
+    attrs["label"] = _esc(str(cand) if layout == "flow" or not isinstance(cand, Candidate) else cand.digit)
+    return attrs
+
+
+def _edge_attrs(data: Mapping) -> dict[str, str]:
+    kind, family, via = str(data.get("kind", "")), str(data.get("family", "")), data.get("via", "")
+    attrs = dict(STYLE["kind"].get(kind, {}))
+    attrs.update(STYLE["family"].get(family, {}))
+    if kind == "weak" and family != "als":
+        attrs.setdefault("arrowhead", "empty")
+    attrs["tooltip"] = _esc(f"{kind} ({family}) via {via}")
+    return attrs
+
+
+def to_dot(
+    step_or_proof: Step | nx.DiGraph,
+    *,
+    layout: str = "flow",
+    grid: Grid | None = None,
+    title: str | None = None,
+) -> graphviz.Digraph:
+    """The proof of a step as a Graphviz digraph (no Graphviz program needed).
+
+    Parameters
+    ----------
+    step_or_proof : Step or networkx.DiGraph
+        A step, or a proof graph (nodes `Literal` with ``role``; edges with
+        ``kind``, ``family``, ``via``).
+    layout : {"flow", "board"}, optional
+        A left-to-right graph of literals, or the literals at their places on
+        the candidate grid (to be laid out by ``neato -n``, as `render` does).
+    grid : Grid, optional
+        For the board: the position, to draw its other candidates and solved cells.
+    title : str, optional
+        The picture's caption (default: the step in one line).
+
+    Returns
+    -------
+    graphviz.Digraph
+        Node ids are the literals' text; ``str(dot)`` is the DOT source.
+
+    Examples
+    --------
+    >>> P = nx.DiGraph(kind="chain")
+    >>> a, b = lg.Literal.parse("-r2c6#2"), lg.Literal.parse("+r6c6#2")
+    >>> P.add_node(a, role="premise"); P.add_node(b, role="conclusion")
+    >>> P.add_edge(a, b, kind="strong", family="house", via="c6#2")
+    >>> from linkgraph.render import to_dot
+    >>> dot = to_dot(P)
+    >>> [line.split(" [")[0].strip() for line in dot.source.splitlines() if "->" in line]
+    ['"-r2c6#2" -> "+r6c6#2"']
+    """
+    check_choice("layout", [layout], LAYOUTS)
+    P, default_title = _proof_of(step_or_proof)
+    for node in P.nodes:
+        if not isinstance(node, Literal):
+            raise OptionError(f"proof node {node!r}: expected a Literal")
+    dot = graphviz.Digraph(name="proof")
+    dot.attr("graph", **STYLE["graph"][layout], label=_esc(default_title if title is None else title))
+    dot.attr("node", **STYLE["node"][layout])
+    dot.attr("edge", **STYLE["edge"][layout])
+    if layout == "flow":
+        _flow(dot, P)
+    else:
+        _board(dot, P, grid)
+    for u, v, data in sorted(P.edges(data=True), key=lambda e: (sort_key(e[0]), sort_key(e[1]))):
+        dot.edge(_esc(u), _esc(v), **_edge_attrs(data))
+    return dot
+
+
+# ---- flow layout -------------------------------------------------------------------
+def _flow(dot: graphviz.Digraph, P: nx.DiGraph) -> None:
+    clusters: dict[str, list[Literal]] = {}
+    placed: set[Literal] = set()
+    for u, _, data in sorted(P.edges(data=True), key=lambda e: (sort_key(e[0]), sort_key(e[1]))):
+        if str(data.get("family")) == "als" and u not in placed:
+            clusters.setdefault(f"ALS {data.get('via')}", []).append(u)
+            placed.add(u)
+    for lit in sorted(P.nodes, key=sort_key):
+        if isinstance(lit.cand, Group) and lit not in placed:
+            clusters.setdefault(f"group {lit.cand}", []).append(lit)
+            placed.add(lit)
+    for i, (label, lits) in enumerate(clusters.items()):
+        kind = "als" if label.startswith("ALS") else "group"
+        with dot.subgraph(name=f"cluster_{kind}_{i}") as sub:
+            sub.attr(**STYLE["cluster"][kind], label=_esc(label))
+            for lit in lits:
+                sub.node(_esc(lit), **_node_attrs(P, lit, "flow"))
+    for lit in sorted(P.nodes, key=sort_key):
+        if lit not in placed:
+            dot.node(_esc(lit), **_node_attrs(P, lit, "flow"))
+    premises = [lit for lit in P.nodes if P.nodes[lit].get("role") == Role.PREMISE]
+    if len(premises) > 1:
+        with dot.subgraph() as same:
+            same.attr(rank="source")
+            for lit in sorted(premises, key=sort_key):
+                same.node(_esc(lit))
+
+
+# ---- board layout ------------------------------------------------------------------
+def _board_size(P: nx.DiGraph, grid: Grid | None) -> int:
+    if grid is not None:
+        return grid.size
+    top = 0
+    for lit in P.nodes:
+        cells = lit.cand.cells if isinstance(lit.cand, (Group, Als)) else (lit.cand.cell,)
+        digits = lit.cand.digits if isinstance(lit.cand, Als) else (lit.cand.digit,)
+        top = max(top, *(c.row + 1 for c in cells), *(c.col + 1 for c in cells), *digits)
+    for size in (4, 6, 8, 9, 12, 16, 25):
+        if top <= size:
+            return size
+    return top
+
+
+class _Board:
+    """Candidate positions in points for an n x n grid (y grows upwards, as in Graphviz)."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.sub_cols = math.ceil(math.sqrt(n))
+        self.sub_rows = math.ceil(n / self.sub_cols)
+        self.cw = self.sub_cols * _UNIT
+        self.ch = self.sub_rows * _UNIT
+
+    def cand(self, row: int, col: int, digit: int) -> tuple[float, float]:
+        i = digit - 1
+        x = col * self.cw + (i % self.sub_cols + 0.5) * _UNIT
+        y = (self.n - row) * self.ch - (i // self.sub_cols + 0.5) * _UNIT
+        return x, y
+
+    def cell(self, row: int, col: int) -> tuple[float, float]:
+        return (col + 0.5) * self.cw, (self.n - row - 0.5) * self.ch
+
+
+def _pos(x: float, y: float) -> str:
+    return f"{x:.1f},{y:.1f}!"
+
+
+def _frame(dot, name: str, style: str, points: list[tuple[float, float]], pad: float, label: str = "") -> None:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    w, h = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+    attrs = dict(STYLE["board"][style])
+    attrs["tooltip"] = _esc(label)
+    dot.node(name, pos=_pos((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2),
+             width=f"{w / 72:.3f}", height=f"{h / 72:.3f}", **attrs)
+
+
+def _board(dot: graphviz.Digraph, P: nx.DiGraph, grid: Grid | None) -> None:
+    n = _board_size(P, grid)
+    B = _Board(n)
+    # cells and box frames
+    for r in range(n):
+        for c in range(n):
+            dot.node(f"_cell_r{r + 1}c{c + 1}", pos=_pos(*B.cell(r, c)), width=f"{B.cw / 72:.3f}",
+                     height=f"{B.ch / 72:.3f}", **STYLE["board"]["cell"])
+    if grid is not None:
+        g = grid.geometry
+        for h, house in enumerate(g.houses):
+            if house.kind not in ("box", "window", "region"):
+                continue
+            cells = [g.cell(int(i)) for i in g.house_cells[h]]
+            rows, cols = {c.row for c in cells}, {c.col for c in cells}
+            if len(rows) * len(cols) != len(cells):
+                continue  # irregular region: no rectangle to draw
+            corners = [B.cell(min(rows), min(cols)), B.cell(max(rows), max(cols))]
+            _frame(dot, f"_house_{house}", "box", corners, B.cw / 2, str(house))
+    # ALS and group frames
+    for i, via in enumerate(sorted({str(d.get("via")) for _, _, d in P.edges(data=True) if str(d.get("family")) == "als"})):
+        try:
+            als = Als.parse(via)
+        except ValueError:
+            continue
+        points = [B.cell(c.row, c.col) for c in als.cells]
+        _frame(dot, f"_als_{i}", "frame-als", points, B.cw / 2 - 3, f"ALS {via}")
+    used: dict[tuple[float, float], Literal] = {}
+    positions: dict[Literal, tuple[float, float]] = {}
+    for i, lit in enumerate(sorted(P.nodes, key=sort_key)):
+        if isinstance(lit.cand, Group):
+            points = [B.cand(c.row, c.col, lit.cand.digit) for c in lit.cand.cells]
+            _frame(dot, f"_group_{i}", "frame-group", points, _UNIT / 2, f"group {lit.cand}")
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            xy = (sum(xs) / len(xs), sum(ys) / len(ys))
+        else:
+            xy = B.cand(lit.cand.cell.row, lit.cand.cell.col, lit.cand.digit)
+        if xy in used:  # both literals of one candidate (a contradiction): shift the OFF one
+            xy = (xy[0] + _UNIT * 0.35, xy[1] - _UNIT * 0.35)
+        used[xy] = lit
+        positions[lit] = xy
+    # the rest of the position: solved cells and live candidates not in the proof
+    if grid is not None:
+        g = grid.geometry
+        in_proof = {(lit.cand.cell, lit.cand.digit) for lit in P.nodes if isinstance(lit.cand, Candidate)}
+        givens = grid.givens
+        for i in range(g.number_of_cells):
+            cell = g.cell(i)
+            digits = [int(d) + 1 for d in grid.cands[i].nonzero()[0]]
+            if len(digits) == 1 and not any((cell, d) in in_proof for d in digits):
+                style = "given" if givens[i] else "value"
+                dot.node(f"_value_{cell}", label=_esc(g.symbols[digits[0] - 1]), pos=_pos(*B.cell(cell.row, cell.col)),
+                         **STYLE["board"][style])
+                continue
+            for d in digits:
+                if (cell, d) not in in_proof:
+                    dot.node(f"_cand_{cell}_{d}", label=_esc(g.symbols[d - 1]), pos=_pos(*B.cand(cell.row, cell.col, d)),
+                             width=f"{_UNIT / 72:.3f}", height=f"{_UNIT / 72:.3f}", **STYLE["board"]["candidate"])
+    size = f"{_UNIT * 0.9 / 72:.3f}"
+    for lit in sorted(P.nodes, key=sort_key):
+        attrs = _node_attrs(P, lit, "board")
+        if attrs.get("shape") == "box":
+            attrs["shape"] = "square" if isinstance(lit.cand, Candidate) else "box"
+        elif attrs.get("shape") == "ellipse":
+            attrs["shape"] = "circle"
+        dot.node(_esc(lit), pos=_pos(*positions[lit]), width=size, height=size, **attrs)
+
+
+# ---- output ------------------------------------------------------------------------
+def _engine(layout: str) -> list[str]:
+    return ["dot"] if layout == "flow" else ["neato", "-n"]
+
+
+def _run(source: str, fmt: str, layout: str) -> bytes:
+    cmd = _engine(layout)
+    exe = shutil.which(cmd[0])
+    if exe is None:
+        raise GraphvizError(
+            f"the Graphviz program {cmd[0]!r} was not found on PATH; install Graphviz "
+            "(e.g. apt install graphviz) or write a .dot file"
+        )
+    try:
+        proc = subprocess.run([exe, *cmd[1:], f"-T{fmt}"], input=source.encode("utf-8"),
+                              capture_output=True, timeout=120, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise GraphvizError(f"{cmd[0]} -T{fmt}: {exc}") from None
+    if proc.returncode != 0:
+        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GraphvizError(f"{cmd[0]} -T{fmt} failed (exit {proc.returncode}): {message[0] if message else ''}")
+    return proc.stdout
+
+
+def render(
+    step_or_proof: Step | nx.DiGraph,
+    path: str | os.PathLike,
+    *,
+    layout: str = "flow",
+    grid: Grid | None = None,
+    title: str | None = None,
+) -> Path:
+    """Write the proof picture to `path`: ``.dot``, ``.svg``, ``.png`` or ``.pdf`` by suffix.
+
+    Raises OptionError for another suffix, GraphvizError when the Graphviz
+    program (``dot``, or ``neato`` for the board) is missing or fails. Returns
+    the path written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> P = nx.DiGraph(kind="chain")
+    >>> P.add_edge(lg.Literal.parse("-r2c6#2"), lg.Literal.parse("+r6c6#2"), kind="strong", family="house", via="c6#2")
+    >>> from linkgraph.render import render
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     out = render(P, pathlib.Path(tmp) / "chain.dot")
+    ...     out.read_text().startswith("digraph proof")
+    True
+    """
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise OptionError(f"{path}: unknown picture format {path.suffix!r}, expected one of .dot, .svg, .png, .pdf")
+    dot = to_dot(step_or_proof, layout=layout, grid=grid, title=title)
+    data = dot.source.encode("utf-8") if fmt == "dot" else _run(dot.source, fmt, layout)
+    path.write_bytes(data)
+    return path
+
+
+def step_svg(step_or_proof: Step | nx.DiGraph, *, layout: str = "flow", grid: Grid | None = None) -> str:
+    """The SVG text of the proof picture (for ``Step._repr_svg_`` in Jupyter).
+
+    Raises GraphvizError when ``dot`` is missing.
+    """
+    dot = to_dot(step_or_proof, layout=layout, grid=grid)
+    return _run(dot.source, "svg", layout).decode("utf-8")
