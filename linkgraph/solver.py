@@ -1,0 +1,174 @@
+"""The solver: apply the easiest technique that makes progress, until solved or stuck.
+
+`solve` returns the whole path as a `SolveResult`; `hint` gives only the next
+step; `prepare` applies the basic ladder, the position every chain and net
+search in the seed texts starts from. Each step carries a rating on the Sudoku
+Explainer (SE) scale: the technique's rating, plus for chains and nets a
+length bonus that grows by 0.1 each time the proof's size passes the next of
+the thresholds 4, 6, 8, 12, 16, 24, 32, ... (alternately x1.5 and x4/3, the
+progression Sudoku Explainer uses). The puzzle's rating is its hardest step.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from linkgraph.grid import Grid
+from linkgraph.steps import Step
+from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
+
+__all__ = ["SolveResult", "hint", "prepare", "solve", "step_rating"]
+
+LadderSpec = str | Sequence[str] | Sequence[Technique] | None
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """A solve path: the start grid, the steps in order, and where they led."""
+
+    grid: Grid
+    steps: tuple[Step, ...]
+    final: Grid
+    solved: bool
+    rating: float
+    seconds: float = field(default=0.0, compare=False)
+
+    def to_dict(self) -> dict:
+        """The JSON shape of ``linkgraph solve --format json``."""
+        return {
+            "solved": self.solved,
+            "grid": self.final.to_puzzle(),
+            "candidates": self.final.to_candidates(),
+            "rating": self.rating,
+            "steps": [{**s.to_dict(), "rating": step_rating(s)} for s in self.steps],
+        }
+
+
+def _techniques(ladder: LadderSpec) -> tuple[Technique, ...]:
+    if ladder is None or isinstance(ladder, str):
+        return resolve_ladder(ladder)
+    items = list(ladder)
+    if items and all(isinstance(t, Technique) for t in items):
+        return tuple(items)  # type: ignore[arg-type]
+    return resolve_ladder([str(t) for t in items])
+
+
+def _makes_progress(grid: Grid, step: Step) -> bool:
+    """True if the step removes a live candidate or places into an open cell."""
+    g = grid.geometry
+    if any(grid.has(c) for c in step.eliminations):
+        return True
+    return any(grid.has(c) and not grid.placed[g.cell_index(c.cell)] for c in step.placements)
+
+
+def _next_step(grid: Grid, techniques: Sequence[Technique]) -> Step | None:
+    for tech in techniques:
+        for step in tech.find(grid):
+            if _makes_progress(grid, step):
+                return step
+    return None
+
+
+def hint(grid: Grid, *, ladder: LadderSpec = None) -> Step | None:
+    """The next step of the solve path: the easiest technique's first finding, or None.
+
+    Examples
+    --------
+    >>> str(lg.hint(lg.Grid.parse(lg.samples.EULER_01), ladder="basic")).split(":")[0]
+    'hidden-single'
+    """
+    return _next_step(grid, _techniques(ladder))
+
+
+def solve(
+    grid: Grid,
+    *,
+    ladder: LadderSpec = None,
+    max_steps: int | None = None,
+    progress: Callable[[Step], None] | None = None,
+) -> SolveResult:
+    """Apply the easiest technique that makes progress until solved or stuck.
+
+    Parameters
+    ----------
+    grid : Grid
+        The position to solve (a puzzle or a candidate grid).
+    ladder : str, sequence of str or of Technique, optional
+        The techniques to use: ``"default"`` (None), ``"basic"``, ``"all"`` or names;
+        see `linkgraph.techniques.resolve_ladder`.
+    max_steps : int, optional
+        Stop after this many steps.
+    progress : callable, optional
+        Called with each step as it is found.
+
+    Returns
+    -------
+    SolveResult
+        The steps, the final grid, whether it is solved, and the rating.
+
+    Examples
+    --------
+    >>> result = lg.solve(lg.Grid.parse(lg.samples.EULER_01), ladder="basic")
+    >>> result.solved, len(result.steps) > 0
+    (True, True)
+    >>> lg.solve(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN), ladder="basic").final.number_of_unsolved
+    20
+    """
+    techniques = _techniques(ladder)
+    start = time.perf_counter()
+    steps: list[Step] = []
+    current = grid
+    while not _done(current) and (max_steps is None or len(steps) < max_steps):
+        step = _next_step(current, techniques)
+        if step is None:
+            break
+        steps.append(step)
+        if progress is not None:
+            progress(step)
+        current = current.apply(step)
+        if current.contradiction():
+            break  # only possible on a grid that was already broken
+    rating = max((step_rating(s) for s in steps), default=0.0)
+    return SolveResult(grid, tuple(steps), current, _done(current), rating, time.perf_counter() - start)
+
+
+def _done(grid: Grid) -> bool:
+    return bool(grid.placed.all())
+
+
+def prepare(grid: Grid, *, ladder: LadderSpec = "basic") -> Grid:
+    """The grid after applying `ladder` (the basic ladder by default) until stuck.
+
+    Examples
+    --------
+    >>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> " ".join(grid.tokens()[9:18])
+    '3 9 7 128 5 28 6 12 4'
+    """
+    return solve(grid, ladder=ladder).final
+
+
+def _length_bonus(size: int) -> float:
+    """SE-style bonus: +0.1 for each threshold 4, 6, 8, 12, 16, 24, ... that `size` exceeds."""
+    bonus, ceiling, odd = 0.0, 4, False
+    while size > ceiling:
+        bonus += 0.1
+        ceiling = ceiling * 3 // 2 if not odd else ceiling * 4 // 3
+        odd = not odd
+    return round(bonus, 1)
+
+
+def step_rating(step: Step) -> float:
+    """The SE-style rating of one step: its technique's rating, plus a length bonus
+    for chains and nets (by the number of literals in the proof).
+
+    >>> lg.step_rating(lg.make_step("x-wing"))
+    3.2
+    """
+    tech = TECHNIQUES.get(step.technique)
+    base = tech.rating if tech is not None else float(step.proof.graph.get("rating", 0.0))
+    if step.proof.graph.get("kind") in ("chain", "net"):
+        base += _length_bonus(step.proof.number_of_nodes())
+    return round(base, 1)

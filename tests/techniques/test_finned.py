@@ -1,0 +1,52 @@
+"""Finned and sashimi fish: hand-checked cases, oracle soundness, symmetry."""
+
+from __future__ import annotations
+
+import pytest
+
+import linkgraph as lg
+from linkgraph.techniques import finned
+from tests.techniques.patterncases import (
+    check_sound, conclusions, expected_list, prepared, read_cases, transpose, transpose_text,
+)
+
+FINDERS = {
+    f"{kind}-{name}": finned.finder(size, kind == "sashimi")
+    for size, name in finned.FISH_NAMES.items()
+    for kind in ("finned", "sashimi")
+}
+
+
+@pytest.mark.parametrize("tech,text,expected", read_cases("finned"))
+def test_case(tech, text, expected):
+    grid = lg.Grid.parse(text)
+    steps = list(FINDERS[tech](grid))
+    assert conclusions(steps) == expected_list(expected)
+    assert all(s.technique == tech for s in steps)
+    mirrored = conclusions(FINDERS[tech](transpose(grid)))
+    assert mirrored == sorted(transpose_text(t) for t in expected_list(expected))
+
+
+def test_pattern_proof():
+    _, text, _ = read_cases("finned")[0]
+    (step,) = finned.finned_fish(lg.Grid.parse(text), size=2)
+    P = step.proof
+    assert P.graph["kind"] == "pattern"
+    assert P.graph["base"] == ["r1#5", "r5#5"] and P.graph["cover"] == ["c2#5", "c8#5"]
+    assert P.graph["fins"] == ["r1c9#5"] and P.graph["fin_box"] == "b3"
+
+
+def test_bad_size():
+    with pytest.raises(lg.OptionError):
+        finned.finned_fish(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN), size=5)
+
+
+@pytest.fixture(scope="module")
+def top95(corpus):
+    return prepared(corpus("top95", limit=30))
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_sound_on_top95(size, top95):
+    found = sum(check_sound(list(finned.finned_fish(grid, size=size)), sol, grid) for grid, sol in top95)
+    assert found > 0
