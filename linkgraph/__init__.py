@@ -8,7 +8,8 @@ values whose proof is a small networkx DiGraph of literals.
 
 from __future__ import annotations
 
-from linkgraph import geometry, samples
+from linkgraph import batch, chaingraph, chains, geometry, metrics, nets, notation, oracle, samples, techniques, verify
+from linkgraph.chains import forcing_chains
 from linkgraph.errors import (
     GraphvizError,
     InvalidPuzzleError,
@@ -20,8 +21,23 @@ from linkgraph.errors import (
 )
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
+from linkgraph.implication import (
+    CompiledImplications,
+    compile_implications,
+    implication_graph,
+    implication_path,
+    implications,
+    path_links,
+)
+from linkgraph.links import link_counts, link_graph
+from linkgraph.metrics import position_metrics, solve_metrics
+from linkgraph.nets import forcing_nets
 from linkgraph.model import Als, Candidate, Cell, Family, Group, House, LinkKind, Literal, NodeKind, Role, SetX
+from linkgraph.propagate import propagate
+from linkgraph.render import render, to_dot
+from linkgraph.solver import SolveResult, hint, prepare, solve, step_rating
 from linkgraph.steps import Step, make_step
+from linkgraph.verify import check_step
 
 __version__ = "0.1.0"
 
@@ -29,6 +45,7 @@ __all__ = [
     "Als",
     "Candidate",
     "Cell",
+    "CompiledImplications",
     "Family",
     "Geometry",
     "GraphvizError",
@@ -45,9 +62,38 @@ __all__ = [
     "PuzzleFormatError",
     "Role",
     "SetX",
+    "SolveResult",
     "Step",
     "UnknownTechniqueError",
+    "batch",
+    "chaingraph",
+    "chains",
+    "check_step",
+    "compile_implications",
+    "forcing_chains",
+    "forcing_nets",
     "geometry",
+    "hint",
+    "implication_graph",
+    "implication_path",
+    "implications",
+    "link_counts",
+    "link_graph",
     "make_step",
+    "metrics",
+    "nets",
+    "notation",
+    "oracle",
+    "path_links",
+    "position_metrics",
+    "prepare",
+    "propagate",
+    "render",
     "samples",
+    "solve",
+    "solve_metrics",
+    "step_rating",
+    "techniques",
+    "to_dot",
+    "verify",
 ]
