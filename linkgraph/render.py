@@ -53,7 +53,7 @@ _FONT = "Helvetica"
 #: The one style table: DOT attributes by what a node or edge *is*.
 STYLE: dict[str, dict[str, dict[str, str]]] = {
     "graph": {
-        "flow": {"rankdir": "LR", "nodesep": "0.18", "ranksep": "0.35", "fontname": _FONT,
+        "flow": {"rankdir": "LR", "nodesep": "0.18", "ranksep": "0.5", "fontname": _FONT,
                  "fontsize": "12", "labelloc": "t", "labeljust": "l", "newrank": "true"},
         "board": {"splines": "curved", "outputorder": "edgesfirst", "fontname": _FONT,
                   "fontsize": "12", "labelloc": "t", "labeljust": "l", "pad": "0.2"},
@@ -104,8 +104,13 @@ STYLE: dict[str, dict[str, dict[str, str]]] = {
         "value": {"shape": "plaintext", "fontsize": "26", "fontcolor": "#424242"},
         "given": {"shape": "plaintext", "fontsize": "26", "fontcolor": "#000000", "fontname": f"{_FONT}-Bold"},
         "candidate": {"shape": "plaintext", "fontsize": "9", "fontcolor": "#9e9e9e"},
-        "frame-als": {"shape": "box", "label": "", "style": "rounded,dashed", "color": "#ef6c00", "penwidth": "2"},
+        "frame-als": {"shape": "box", "label": "", "style": "rounded,dashed", "color": "#ef6c00", "penwidth": "1.6"},
         "frame-group": {"shape": "box", "label": "", "style": "rounded,dotted", "color": "#8e24aa", "penwidth": "2"},
+        # a literal at its candidate place; both literals of one candidate (a contradiction) share it
+        "literal": {"width": "0.25", "height": "0.25"},
+        "twin": {"width": "0.19", "height": "0.19"},
+        # overrides of "role" on the board: a second periphery would cover the next candidate
+        "premise": {"peripheries": "1", "penwidth": "2.6"},
     },
 }
 
@@ -228,12 +233,15 @@ def _flow(dot: graphviz.Digraph, P: nx.DiGraph) -> None:
     for lit in sorted(P.nodes, key=sort_key):
         if lit not in placed:
             dot.node(_esc(lit), **_node_attrs(P, lit, "flow"))
-    premises = [lit for lit in P.nodes if P.nodes[lit].get("role") == Role.PREMISE]
-    if len(premises) > 1:
-        with dot.subgraph() as same:
-            same.attr(rank="source")
-            for lit in sorted(premises, key=sort_key):
-                same.node(_esc(lit))
+    # premises share the left-most rank; the literals of a contradiction (the net's empty set X,
+    # or X ON and OFF) the right-most one, where they read as one finding
+    for role, rank in ((Role.PREMISE, "source"), (Role.CONTRADICTION, "sink")):
+        lits = [lit for lit in P.nodes if P.nodes[lit].get("role") == role and lit not in placed]
+        if len(lits) > 1:
+            with dot.subgraph() as same:
+                same.attr(rank=rank)
+                for lit in sorted(lits, key=sort_key):
+                    same.node(_esc(lit))
 
 
 # ---- board layout ------------------------------------------------------------------
@@ -303,16 +311,18 @@ def _board(dot: graphviz.Digraph, P: nx.DiGraph, grid: Grid | None) -> None:
                 continue  # irregular region: no rectangle to draw
             corners = [B.cell(min(rows), min(cols)), B.cell(max(rows), max(cols))]
             _frame(dot, f"_house_{house}", "box", corners, B.cw / 2, str(house))
-    # ALS and group frames
+    # ALS frames: one per cell (a box around all its cells would take in cells outside it),
+    # inset a little more for each further ALS so that frames on a shared cell stay apart
     for i, via in enumerate(sorted({str(d.get("via")) for _, _, d in P.edges(data=True) if str(d.get("family")) == "als"})):
         try:
             als = Als.parse(via)
         except ValueError:
             continue
-        points = [B.cell(c.row, c.col) for c in als.cells]
-        _frame(dot, f"_als_{i}", "frame-als", points, B.cw / 2 - 3, f"ALS {via}")
-    used: dict[tuple[float, float], Literal] = {}
-    positions: dict[Literal, tuple[float, float]] = {}
+        inset = 3 + 3 * (i % 4)
+        for cell in sorted(als.cells):
+            _frame(dot, f"_als_{i}_{cell}", "frame-als", [B.cell(cell.row, cell.col)], B.cw / 2 - inset, f"ALS {via}")
+    # literal places; both literals of one candidate (a contradiction) share its place, side by side
+    places: dict[tuple[float, float], list[Literal]] = {}
     for i, lit in enumerate(sorted(P.nodes, key=sort_key)):
         if isinstance(lit.cand, Group):
             points = [B.cand(c.row, c.col, lit.cand.digit) for c in lit.cand.cells]
@@ -321,10 +331,17 @@ def _board(dot: graphviz.Digraph, P: nx.DiGraph, grid: Grid | None) -> None:
             xy = (sum(xs) / len(xs), sum(ys) / len(ys))
         else:
             xy = B.cand(lit.cand.cell.row, lit.cand.cell.col, lit.cand.digit)
-        if xy in used:  # both literals of one candidate (a contradiction): shift the OFF one
-            xy = (xy[0] + _UNIT * 0.35, xy[1] - _UNIT * 0.35)
-        used[xy] = lit
-        positions[lit] = xy
+        places.setdefault(xy, []).append(lit)
+    positions: dict[Literal, tuple[float, float]] = {}
+    twins: set[Literal] = set()
+    for (x, y), lits in places.items():
+        if len(lits) == 1:
+            positions[lits[0]] = (x, y)
+            continue
+        for lit in lits:  # ON up-left, OFF down-right of the candidate's place
+            d = -_UNIT * 0.36 if lit.on else _UNIT * 0.36
+            positions[lit] = (x + d, y - d)
+            twins.add(lit)
     # the rest of the position: solved cells and live candidates not in the proof
     if grid is not None:
         g = grid.geometry
@@ -342,14 +359,16 @@ def _board(dot: graphviz.Digraph, P: nx.DiGraph, grid: Grid | None) -> None:
                 if (cell, d) not in in_proof:
                     dot.node(f"_cand_{cell}_{d}", label=_esc(g.symbols[d - 1]), pos=_pos(*B.cand(cell.row, cell.col, d)),
                              width=f"{_UNIT / 72:.3f}", height=f"{_UNIT / 72:.3f}", **STYLE["board"]["candidate"])
-    size = f"{_UNIT * 0.9 / 72:.3f}"
     for lit in sorted(P.nodes, key=sort_key):
         attrs = _node_attrs(P, lit, "board")
         if attrs.get("shape") == "box":
             attrs["shape"] = "square" if isinstance(lit.cand, Candidate) else "box"
         elif attrs.get("shape") == "ellipse":
             attrs["shape"] = "circle"
-        dot.node(_esc(lit), pos=_pos(*positions[lit]), width=size, height=size, **attrs)
+        attrs.update(STYLE["board"]["twin" if lit in twins else "literal"])
+        if P.nodes[lit].get("role") == Role.PREMISE:
+            attrs.update(STYLE["board"]["premise"])
+        dot.node(_esc(lit), pos=_pos(*positions[lit]), **attrs)
 
 
 # ---- output ------------------------------------------------------------------------
