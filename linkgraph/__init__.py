@@ -34,7 +34,7 @@ from linkgraph.metrics import position_metrics, solve_metrics
 from linkgraph.nets import forcing_nets
 from linkgraph.model import Als, Candidate, Cell, Family, Group, House, LinkKind, Literal, NodeKind, Role, SetX
 from linkgraph.propagate import propagate
-from linkgraph.render import render, to_dot
+from linkgraph.render import render, show, to_dot
 from linkgraph.solver import SolveResult, hint, prepare, solve, step_rating
 from linkgraph.steps import Step, make_step
 from linkgraph.verify import check_step
@@ -90,6 +90,7 @@ __all__ = [
     "propagate",
     "render",
     "samples",
+    "show",
     "solve",
     "solve_metrics",
     "step_rating",

@@ -4,7 +4,9 @@
 needs no Graphviz program. `render` writes ``.dot``, ``.svg``, ``.png`` or
 ``.pdf`` by the file's suffix through the ``dot`` program (``neato -n`` for
 the board layout) and raises `GraphvizError` when the program is missing or
-fails. `step_svg` gives the SVG text (for Jupyter's ``_repr_svg_``).
+fails. `step_svg` gives the SVG text: a `Step` shows as its picture in
+Jupyter (``Step._repr_svg_``), and `show` wraps a step or a bare proof graph,
+in either layout, as a `Picture` that Jupyter shows the same way.
 
 Two layouts:
 
@@ -16,13 +18,17 @@ Two layouts:
   candidates and the solved cells.
 
 How it reads: an ON literal is a green box, an OFF literal a red ellipse; a
-premise has a double border, the conclusion a thick blue border, the literals
+premise has a double border (a thick one on the board, where a second ring
+would cover the next candidate), the conclusion a thick blue border, the literals
 of a contradiction an amber fill, and a join (a literal with more than one
 parent) a purple border. Strong links are solid, weak links dashed; the
 colour tells the family (cell grey, house blue, group purple, ALS orange,
 pattern and nested net teal). Hovering shows the link's set X (``via``). An
-ALS, or a group node, is drawn as a cluster (in the flow layout) or a frame
-(on the board). Every style is in `STYLE`; node ids are the literals' text
+ALS, or a group node, is drawn as a cluster in the flow layout; on the board
+each cell of an ALS gets a frame, and a group a frame around its candidates.
+A contradiction's literals share the right-most rank of the flow; when both
+literals of one candidate are in the proof, the board draws them side by side
+in its place. Every style is in `STYLE`; node ids are the literals' text
 (``+r6c6#2``), and decoration nodes of the board have ids starting with ``_``.
 Every label is escaped, so no text can break or inject into the DOT source.
 """
@@ -34,6 +40,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import graphviz
@@ -44,7 +51,7 @@ from linkgraph.grid import Grid
 from linkgraph.model import Als, Candidate, Group, Literal, Role, sort_key
 from linkgraph.steps import Step
 
-__all__ = ["FORMATS", "LAYOUTS", "STYLE", "render", "step_svg", "to_dot"]
+__all__ = ["FORMATS", "LAYOUTS", "STYLE", "Picture", "render", "show", "step_svg", "to_dot"]
 
 LAYOUTS = ("flow", "board")
 FORMATS = ("dot", "svg", "png", "pdf")
@@ -437,3 +444,78 @@ def step_svg(step_or_proof: Step | nx.DiGraph, *, layout: str = "flow", grid: Gr
     """
     dot = to_dot(step_or_proof, layout=layout, grid=grid)
     return _run(dot.source, "svg", layout).decode("utf-8")
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A proof picture for Jupyter: a step or a bare proof graph, with a layout.
+
+    Jupyter shows it through ``_repr_svg_``; outside a notebook, `source` is
+    the DOT text and `save` writes a file by suffix, as `render` does. Build it
+    with `show`.
+    """
+
+    proof: Step | nx.DiGraph
+    layout: str = "flow"
+    grid: Grid | None = None
+    title: str | None = None
+
+    @property
+    def source(self) -> str:
+        """The DOT source (no Graphviz program needed)."""
+        return to_dot(self.proof, layout=self.layout, grid=self.grid, title=self.title).source
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the picture to `path` (``.dot``, ``.svg``, ``.png`` or ``.pdf``); see `render`."""
+        return render(self.proof, path, layout=self.layout, grid=self.grid, title=self.title)
+
+    def _repr_svg_(self) -> str | None:
+        return _svg_or_none(self.proof, layout=self.layout, grid=self.grid, title=self.title)
+
+
+def show(
+    step_or_proof: Step | nx.DiGraph,
+    *,
+    layout: str = "flow",
+    grid: Grid | None = None,
+    title: str | None = None,
+) -> Picture:
+    """The proof of a step, or a bare proof graph, as a picture Jupyter displays.
+
+    A `Step` displays as its flow picture on its own; `show` adds the board
+    layout (pass the `grid` to draw the position) and proof graphs that are not
+    wrapped in a step. In a notebook cell, ``lg.show(step, layout="board",
+    grid=grid)`` draws it; the picture is empty (Jupyter falls back to the
+    text) when the proof has no links or Graphviz is not installed.
+
+    Raises OptionError for an unknown layout and TypeError for anything but a
+    Step or a DiGraph, at the call.
+
+    Examples
+    --------
+    >>> P = nx.DiGraph(kind="chain")
+    >>> P.add_edge(lg.Literal.parse("-r2c6#2"), lg.Literal.parse("+r6c6#2"), kind="strong", family="house", via="c6#2")
+    >>> pic = lg.show(P)
+    >>> '"-r2c6#2" -> "+r6c6#2"' in pic.source
+    True
+    """
+    check_choice("layout", [layout], LAYOUTS)
+    _proof_of(step_or_proof)  # a clear TypeError now, not when the notebook draws it
+    return Picture(step_or_proof, layout, grid, title)
+
+
+def _svg_or_none(
+    step_or_proof: Step | nx.DiGraph,
+    *,
+    layout: str = "flow",
+    grid: Grid | None = None,
+    title: str | None = None,
+) -> str | None:
+    """SVG text for a notebook, or None (no links to draw, or Graphviz missing or failing)."""
+    P, _ = _proof_of(step_or_proof)
+    if P.number_of_edges() == 0:
+        return None
+    try:
+        return _run(to_dot(step_or_proof, layout=layout, grid=grid, title=title).source, "svg", layout).decode("utf-8")
+    except GraphvizError:
+        return None

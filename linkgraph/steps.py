@@ -83,6 +83,22 @@ class Step:
             "notation": self.notation,
         }
 
+    def _repr_svg_(self) -> str | None:
+        """The proof as an SVG picture, for Jupyter (`linkgraph.render.step_svg`).
+
+        None, so that Jupyter shows the text, when the proof has no links or
+        Graphviz's ``dot`` is missing. For the board layout use `linkgraph.show`.
+        """
+        if self.proof.number_of_edges() == 0:
+            return None
+        from linkgraph.errors import GraphvizError
+        from linkgraph.render import step_svg  # lazy: graphviz is only needed to draw
+
+        try:
+            return step_svg(self)
+        except GraphvizError:
+            return None
+
 
 def make_step(
     technique: str,
