@@ -121,9 +121,12 @@ def readme(entries: list[Diagram]) -> str:
         "",
         "Each step is drawn twice: `*.flow.svg` is the proof as a left-to-right graph of",
         "literals, `*.board.svg` the same literals at their places on the candidate grid.",
-        "Green boxes are ON literals, red ellipses OFF ones; a double border marks a premise,",
-        "a thick blue border the conclusion, an amber fill the literals of a contradiction,",
-        "a purple border a join; solid arrows are strong links, dashed ones weak links.",
+        "Green boxes are ON literals, red ellipses OFF ones; a double border marks a premise",
+        "(a thick one on the board), a thick blue border the conclusion, an amber fill the",
+        "literals of a contradiction, a purple border a join. Solid arrows are strong links,",
+        "dashed ones weak links; grey links stay in a cell, blue ones in a house, orange ones",
+        "go through an almost locked set (ALS), framed in orange. Hover over a link in a",
+        "browser to see its set.",
         "",
         "| Picture | Step | Flow | Board |",
         "|---|---|---|---|",
@@ -134,7 +137,8 @@ def readme(entries: list[Diagram]) -> str:
         lines.append(f"| {d.caption} | `{step}` | [{flow}]({flow}) | [{board}]({board}) |")
     lines += [
         "",
-        "One picture alone, from the command line (here the first, flow layout):",
+        "One step alone, from the command line (the GNPX position's first forcing chain of",
+        "the cell kind; `--layout board` draws it on the board, `--all` draws every one):",
         "",
         "```",
         f'linkgraph render "{lg.samples.GNPX_FORCECHAIN}" --chains cell --prepare basic -o chain.svg',
@@ -164,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="directory to write (default: diagrams/ of the repository)")
     args = parser.parse_args(argv)
     for path in write_gallery(Path(args.outdir)):
-        print(path)
+        print(path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path)
     return 0
 
 
