@@ -149,7 +149,9 @@ def _node_attrs(P: nx.DiGraph, lit: Literal, layout: str) -> dict[str, str]:
     extra = ", join" if P.in_degree(lit) > 1 else ""
     attrs["tooltip"] = _esc(f"{lit}: {state}, {role}{extra}")
     cand = lit.cand
-    attrs["label"] = _esc(str(cand) if layout == "flow" or not isinstance(cand, Candidate) else cand.digit)
+    # on the board a candidate or group shows its digit (its place or frame tells the cells)
+    on_board = layout == "board" and isinstance(cand, (Candidate, Group))
+    attrs["label"] = _esc(cand.digit if on_board else str(cand))
     return attrs
 
 
@@ -318,6 +320,12 @@ def _board(dot: graphviz.Digraph, P: nx.DiGraph, grid: Grid | None) -> None:
                 continue  # irregular region: no rectangle to draw
             corners = [B.cell(min(rows), min(cols)), B.cell(max(rows), max(cols))]
             _frame(dot, f"_house_{house}", "box", corners, B.cw / 2, str(house))
+    elif math.isqrt(n) ** 2 == n:  # no position given: the standard k x k boxes of a k^2 grid
+        k = math.isqrt(n)
+        for b in range(n):
+            r0, c0 = b // k * k, b % k * k
+            corners = [B.cell(r0, c0), B.cell(r0 + k - 1, c0 + k - 1)]
+            _frame(dot, f"_house_b{b + 1}", "box", corners, B.cw / 2, f"b{b + 1}")
     # ALS frames: one per cell (a box around all its cells would take in cells outside it),
     # inset a little more for each further ALS so that frames on a shared cell stay apart
     for i, via in enumerate(sorted({str(d.get("via")) for _, _, d in P.edges(data=True) if str(d.get("family")) == "als"})):
