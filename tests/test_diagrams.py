@@ -224,3 +224,64 @@ def test_show_checks_at_the_call():
     with pytest.raises(TypeError, match="expected a Step or a proof DiGraph"):
         show("r1c1#1")
     assert show(nx.DiGraph())._repr_svg_() is None
+
+
+# ---- what looking at the pictures changed (render.py) -----------------------------------------------
+def _node_attr(source: str, node: str, attr: str) -> str | None:
+    line = next(ln for ln in source.splitlines() if ln.strip().startswith(f'"{node}" [') or ln.strip().startswith(f"{node} ["))
+    m = re.search(rf'\b{attr}="?([^" \]]+)"?', line)
+    return m.group(1) if m else None
+
+
+def _xy(source: str, node: str) -> tuple[float, float]:
+    x, y = _node_attr(source, node, "pos").rstrip("!").split(",")
+    return float(x), float(y)
+
+
+def test_board_contradiction_twins_side_by_side_in_their_cell(steps):
+    """+r2c4#2 and -r2c4#2 both stand in r2c4 (x 180..240 pt, y 420..480 pt on the 60-pt cells
+    of a 9x9 board, rows counted from the top) and far enough apart not to cover each other."""
+    step, grid = steps["gnpx-contradiction-r2c4-2"]
+    source = lg.to_dot(step, layout="board", grid=grid).source
+    on, off = _xy(source, "+r2c4#2"), _xy(source, "-r2c4#2")
+    for x, y in (on, off):
+        assert 180 < x < 240 and 420 < y < 480
+    width = float(_node_attr(source, "+r2c4#2", "width")) * 72
+    assert abs(on[0] - off[0]) >= width and abs(on[1] - off[1]) >= width
+
+
+def test_board_als_frame_on_each_als_cell_only(steps):
+    step, grid = steps["gnpx-contradiction-r2c4-2"]
+    source = lg.to_dot(step, layout="board", grid=grid).source
+    vias = {d["via"] for _, _, d in step.proof.edges(data=True) if d["family"] == "als"}
+    cells = sorted((c.row, c.col) for via in vias for c in lg.Als.parse(via).cells)
+    frames = re.findall(r'^\s*(_als_\d+_r\d+c\d+) \[.*pos="([\d.]+),([\d.]+)!"', source, re.M)
+    centres = sorted((round(9 - 0.5 - float(y) / 60), round(float(x) / 60 - 0.5)) for _, x, y in frames)
+    assert centres == cells
+
+
+def test_board_premise_has_no_second_ring(steps):
+    step, grid = steps["gnpx-cell-r6c6-2"]
+    source = lg.to_dot(step, layout="board", grid=grid).source
+    for premise in ("+r2c8#1", "+r2c8#2"):
+        assert _node_attr(source, premise, "peripheries") == "1"
+    assert _node_attr(lg.to_dot(step).source, "+r2c8#1", "peripheries") == "2"  # the flow keeps it
+
+
+def test_board_group_shows_its_digit_and_bare_boards_get_boxes():
+    P = nx.DiGraph(kind="chain")
+    P.add_edge(lg.Literal.parse("-r2c4#1"), lg.Literal.parse("+r2c78#1"), kind="strong", family="group", via="r2#1")
+    P.add_edge(lg.Literal.parse("+r2c78#1"), lg.Literal.parse("-r3c9#1"), kind="weak", family="group", via="b3#1")
+    source = lg.to_dot(P, layout="board").source  # r3c9: a 9x9 board
+    assert _node_attr(source, "+r2c78#1", "label") == "1"
+    assert len(re.findall(r"^\s*_house_b\d+ \[", source, re.M)) == 9
+
+
+def test_flow_contradiction_literals_share_the_last_rank(steps):
+    step, _ = steps["net-hardest-norvig-2-r1c8-4"]
+    source = lg.to_dot(step).source
+    m = re.search(r"\{\s*rank=sink\s*(.*?)\}", source, re.S)
+    assert m, "no sink rank"
+    sink = set(re.findall(r'"([^"]+)"', m.group(1)))
+    expected = {str(n) for n, d in step.proof.nodes(data=True) if d["role"] == lg.Role.CONTRADICTION}
+    assert sink == expected == {f"-r1c{c}#9" for c in (1, 2, 5, 7, 8)}  # row 1 left with no 9
