@@ -127,8 +127,10 @@ _UNIT = 20.0  # points between candidate places on the board
 def _esc(text: object) -> str:
     """Text safe inside a DOT quoted string: backslashes and ``<...>`` lose their meaning,
     line breaks and other control characters become spaces."""
-    clean = "".join(ch if ch.isprintable() else " " for ch in str(text))
-    return graphviz.escape(clean)
+    text = str(text)
+    if not text.isprintable():  # (the whole-string test is fast; most text passes it)
+        text = "".join(ch if ch.isprintable() else " " for ch in text)
+    return graphviz.escape(text)
 
 
 def _proof_of(step_or_proof: Step | nx.DiGraph) -> tuple[nx.DiGraph, str]:
@@ -304,11 +306,13 @@ def _frame(dot, name: str, style: str, points: list[tuple[float, float]], pad: f
 def _board(dot: graphviz.Digraph, P: nx.DiGraph, grid: Grid | None) -> None:
     n = _board_size(P, grid)
     B = _Board(n)
-    # cells and box frames
-    for r in range(n):
-        for c in range(n):
-            dot.node(f"_cell_r{r + 1}c{c + 1}", pos=_pos(*B.cell(r, c)), width=f"{B.cw / 72:.3f}",
-                     height=f"{B.ch / 72:.3f}", **STYLE["board"]["cell"])
+    # cells and box frames; the many decoration nodes of one kind share their style as the
+    # node defaults of a subgraph (quoting the same attributes on each costs more than dot's run)
+    with dot.subgraph() as sub:
+        sub.attr("node", **STYLE["board"]["cell"], width=f"{B.cw / 72:.3f}", height=f"{B.ch / 72:.3f}")
+        for r in range(n):
+            for c in range(n):
+                sub.node(f"_cell_r{r + 1}c{c + 1}", pos=_pos(*B.cell(r, c)))
     if grid is not None:
         g = grid.geometry
         for h, house in enumerate(g.houses):
@@ -362,18 +366,24 @@ def _board(dot: graphviz.Digraph, P: nx.DiGraph, grid: Grid | None) -> None:
         g = grid.geometry
         in_proof = {(lit.cand.cell, lit.cand.digit) for lit in P.nodes if isinstance(lit.cand, Candidate)}
         givens = grid.givens
+        rest: dict[str, list[tuple[str, str, str]]] = {"given": [], "value": [], "candidate": []}
         for i in range(g.number_of_cells):
             cell = g.cell(i)
             digits = [int(d) + 1 for d in grid.cands[i].nonzero()[0]]
             if len(digits) == 1 and not any((cell, d) in in_proof for d in digits):
-                style = "given" if givens[i] else "value"
-                dot.node(f"_value_{cell}", label=_esc(g.symbols[digits[0] - 1]), pos=_pos(*B.cell(cell.row, cell.col)),
-                         **STYLE["board"][style])
+                rest["given" if givens[i] else "value"].append(
+                    (f"_value_{cell}", g.symbols[digits[0] - 1], _pos(*B.cell(cell.row, cell.col))))
                 continue
             for d in digits:
                 if (cell, d) not in in_proof:
-                    dot.node(f"_cand_{cell}_{d}", label=_esc(g.symbols[d - 1]), pos=_pos(*B.cand(cell.row, cell.col, d)),
-                             width=f"{_UNIT / 72:.3f}", height=f"{_UNIT / 72:.3f}", **STYLE["board"]["candidate"])
+                    rest["candidate"].append((f"_cand_{cell}_{d}", g.symbols[d - 1], _pos(*B.cand(cell.row, cell.col, d))))
+        unit = f"{_UNIT / 72:.3f}"
+        for style, nodes in rest.items():
+            with dot.subgraph() as sub:
+                size = {"width": unit, "height": unit} if style == "candidate" else {}
+                sub.attr("node", **STYLE["board"][style], **size)
+                for name, label, pos in nodes:
+                    sub.node(name, label=_esc(label), pos=pos)
     for lit in sorted(P.nodes, key=sort_key):
         attrs = _node_attrs(P, lit, "board")
         if attrs.get("shape") == "box":
