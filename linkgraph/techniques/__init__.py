@@ -25,6 +25,8 @@ from functools import partial
 from linkgraph.errors import UnknownTechniqueError
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
+from linkgraph.techniques import aic, finned, singledigit, wings
+from linkgraph.techniques.advanced import forcing_chain_finder, forcing_net_finder
 from linkgraph.techniques.fish import basic_fish
 from linkgraph.techniques.intersections import locked_claiming, locked_pointing
 from linkgraph.techniques.singles import full_houses, hidden_singles, naked_singles
@@ -50,7 +52,7 @@ class Technique:
     default: bool = True  # in the default ladder (False: opt-in, e.g. uniqueness)
 
 
-LADDER: tuple[Technique, ...] = (
+_RUNGS: tuple[Technique, ...] = (
     Technique("full-house", "Full House", "singles", 1.0, full_houses),
     Technique("hidden-single", "Hidden Single", "singles", 1.5, hidden_singles),
     Technique("naked-single", "Naked Single", "singles", 2.3, naked_singles),
@@ -65,7 +67,50 @@ LADDER: tuple[Technique, ...] = (
     Technique("naked-quad", "Naked Quad", "subsets", 5.0, partial(naked_subsets, size=4)),
     Technique("jellyfish", "Jellyfish", "fish", 5.2, partial(basic_fish, size=4)),
     Technique("hidden-quad", "Hidden Quad", "subsets", 5.4, partial(hidden_subsets, size=4)),
+    # finned and sashimi fish: between the basic fish of the same size and the next size up
+    Technique("finned-x-wing", "Finned X-Wing", "fish", 3.4, finned.finder(2, False)),
+    Technique("sashimi-x-wing", "Sashimi X-Wing", "fish", 3.5, finned.finder(2, True)),
+    Technique("finned-swordfish", "Finned Swordfish", "fish", 4.0, finned.finder(3, False)),
+    Technique("sashimi-swordfish", "Sashimi Swordfish", "fish", 4.1, finned.finder(3, True)),
+    # single-digit patterns: the shortest X-chains
+    Technique("skyscraper", "Skyscraper", "single-digit", 4.0, singledigit.skyscrapers),
+    Technique("2-string-kite", "2-String Kite", "single-digit", 4.1, singledigit.two_string_kites),
+    Technique("turbot-fish", "Turbot Fish", "single-digit", 4.2, singledigit.turbot_fish),
+    Technique("empty-rectangle", "Empty Rectangle", "single-digit", 4.5, singledigit.empty_rectangles),
+    # bent naked subsets and the W-wing
+    Technique("xy-wing", "XY-Wing", "wings", 4.2, wings.xy_wings),
+    Technique("xyz-wing", "XYZ-Wing", "wings", 4.4, wings.xyz_wings),
+    Technique("w-wing", "W-Wing", "wings", 4.4, wings.w_wings),
+    Technique("wxyz-wing", "WXYZ-Wing", "wings", 4.6, wings.wxyz_wings),
+    Technique("finned-jellyfish", "Finned Jellyfish", "fish", 5.4, finned.finder(4, False)),
+    Technique("sashimi-jellyfish", "Sashimi Jellyfish", "fish", 5.5, finned.finder(4, True)),
+    # chains over the link graph (length bonus added per step)
+    Technique("x-chain", "X-Chain", "chains", 6.5, aic.x_chains),
+    Technique("xy-chain", "XY-Chain", "chains", 6.6, aic.xy_chains),
+    Technique("aic", "Alternating Inference Chain", "chains", 7.0, partial(aic.aics, groups=False)),
+    Technique("grouped-aic", "Grouped AIC", "chains", 7.1, aic.aics),
+    # forcing chains (GNPX) and forcing nets, as Sudoku Explainer rates their kin
+    Technique("forcing-chain-contradiction", "Forcing Chain (Contradiction)", "forcing-chains", 7.5,
+              forcing_chain_finder("contradiction")),
+    Technique("forcing-chain-cell", "Forcing Chain (Cell)", "forcing-chains", 8.3, forcing_chain_finder("cell")),
+    Technique("forcing-chain-house", "Forcing Chain (House)", "forcing-chains", 8.4, forcing_chain_finder("house")),
+    Technique("forcing-net-contradiction", "Forcing Net (Contradiction)", "forcing-nets", 8.5,
+              forcing_net_finder("contradiction")),
+    Technique("forcing-net-double", "Forcing Net (Double)", "forcing-nets", 8.6, forcing_net_finder("double")),
+    Technique("forcing-net-verity", "Forcing Net (Verity)", "forcing-nets", 8.7, forcing_net_finder("verity")),
+    Technique("forcing-net-plus", "Forcing Net, +depth (locked candidates inside)", "forcing-nets", 9.0,
+              forcing_net_finder("plus", depth=1)),
+    Technique("forcing-net-plus-plus", "Forcing Net, ++depth (subsets and fish inside)", "forcing-nets", 9.3,
+              forcing_net_finder("plus-plus", depth=2)),
+    Technique("forcing-net-nested", "Nested Forcing Net", "forcing-nets", 9.5, forcing_net_finder("nested", level=1)),
+    Technique("forcing-net-nested-plus", "Nested Forcing Net, +depth", "forcing-nets", 10.0,
+              forcing_net_finder("nested-plus", depth=1, level=1)),
+    Technique("forcing-net-nested-2", "Doubly Nested Forcing Net", "forcing-nets", 10.5,
+              forcing_net_finder("nested-2", level=2)),
 )
+
+#: Every technique, easiest first (by rating; equal ratings keep the order above).
+LADDER: tuple[Technique, ...] = tuple(sorted(_RUNGS, key=lambda t: t.rating))
 
 #: The foundation rungs: ``--ladder basic``.
 BASIC: tuple[str, ...] = (
@@ -100,7 +145,7 @@ def resolve_ladder(spec: str | Sequence[str] | None = None) -> tuple[Technique, 
     >>> lg.techniques.resolve_ladder("x-wnig")
     Traceback (most recent call last):
     ...
-    linkgraph.errors.UnknownTechniqueError: unknown technique 'x-wnig' (did you mean 'x-wing'?)
+    linkgraph.errors.UnknownTechniqueError: unknown technique 'x-wnig' (did you mean 'x-wing' or ...?)
     """
     if spec is None:
         spec = "default"

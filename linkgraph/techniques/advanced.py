@@ -1,0 +1,64 @@
+"""Ladder rungs for forcing chains and forcing nets.
+
+The searches live in `linkgraph.chains` and `linkgraph.nets`; this module only
+adapts them to the ladder: one rung per chain variant, and one per net kind or
+net setting (depth, nesting). A net found with +depth, ++depth or nesting is
+renamed after its rung (``forcing-net-plus`` and so on), so its rating is the
+rung's; the proof graph keeps the net's kind (``P.graph["net"]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from linkgraph.grid import Grid
+from linkgraph.steps import Step
+
+__all__ = ["forcing_chain_finder", "forcing_net_finder"]
+
+
+def forcing_chain_finder(variant: str) -> Callable[[Grid], Iterator[Step]]:
+    """The find function of the ``forcing-chain-VARIANT`` rung.
+
+    >>> find = lg.techniques.advanced.forcing_chain_finder("cell")
+    >>> step = next(find(lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))))
+    >>> step.technique
+    'forcing-chain-cell'
+    """
+
+    def find(grid: Grid) -> Iterator[Step]:
+        from linkgraph.chains import forcing_chains
+
+        return forcing_chains(grid, variants=(variant,))
+
+    find.__name__ = f"forcing_chain_{variant}"
+    return find
+
+
+_NET_KINDS = {"contradiction": ("contradiction",), "double": ("double",), "verity": ("verity",)}
+
+
+def forcing_net_finder(name: str, *, depth: int = 0, level: int = 0) -> Callable[[Grid], Iterator[Step]]:
+    """The find function of the ``forcing-net-NAME`` rung.
+
+    ``name`` is a net kind (``contradiction``, ``double``, ``verity``: depth 0,
+    no nesting) or a setting name; settings search every kind, contradiction
+    nets first, and rename their steps ``forcing-net-NAME``.
+
+    >>> find = lg.techniques.advanced.forcing_net_finder("contradiction")
+    >>> step = next(find(lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))))
+    >>> step.technique, step.proof.graph["kind"]
+    ('forcing-net-contradiction', 'net')
+    """
+    kinds = _NET_KINDS.get(name, ("contradiction", "verity", "double"))
+    technique = f"forcing-net-{name}"
+
+    def find(grid: Grid) -> Iterator[Step]:
+        from linkgraph.nets import forcing_nets
+
+        for step in forcing_nets(grid, depth=depth, level=level, kinds=kinds, select="shortest"):
+            yield step if step.technique == technique else replace(step, technique=technique)
+
+    find.__name__ = f"forcing_net_{name.replace('-', '_')}"
+    return find
