@@ -35,6 +35,7 @@ Every label is escaped, so no text can break or inject into the DOT source.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import shutil
@@ -133,6 +134,32 @@ def _esc(text: object) -> str:
     return graphviz.escape(text)
 
 
+# Statements are written as graphviz.Digraph.node/.edge write them (same quoting, label first,
+# then the other attributes sorted), but with each distinct text quoted once: quoting the same
+# style values on every node cost more than the dot run itself. typed=True keeps an escaped
+# label (graphviz's NoHtml str) apart from plain text equal to it.
+@functools.lru_cache(maxsize=16384, typed=True)
+def _q(text: str) -> str:
+    return graphviz.quoting.quote(text)
+
+
+def _a_list(attrs: Mapping[str, str]) -> str:
+    items = [(k, v) for k, v in attrs.items() if v is not None]
+    if not items:
+        return ""
+    label = [f"label={_q(v)}" for k, v in items if k == "label"]
+    rest = [f"{_q(k)}={_q(v)}" for k, v in sorted(items) if k != "label"]
+    return f" [{' '.join(label + rest)}]"
+
+
+def _node(dot: graphviz.Digraph, name: str, **attrs: str) -> None:
+    dot.body.append(f"\t{_q(name)}{_a_list(attrs)}\n")
+
+
+def _edge(dot: graphviz.Digraph, tail: str, head: str, **attrs: str) -> None:
+    dot.body.append(f"\t{graphviz.quoting.quote_edge(tail)} -> {graphviz.quoting.quote_edge(head)}{_a_list(attrs)}\n")
+
+
 def _proof_of(step_or_proof: Step | nx.DiGraph) -> tuple[nx.DiGraph, str]:
     if isinstance(step_or_proof, Step):
         return step_or_proof.proof, str(step_or_proof)
@@ -219,7 +246,7 @@ def to_dot(
     else:
         _board(dot, P, grid)
     for u, v, data in sorted(P.edges(data=True), key=lambda e: (sort_key(e[0]), sort_key(e[1]))):
-        dot.edge(_esc(u), _esc(v), **_edge_attrs(data))
+        _edge(dot, _esc(u), _esc(v), **_edge_attrs(data))
     return dot
 
 
@@ -240,10 +267,10 @@ def _flow(dot: graphviz.Digraph, P: nx.DiGraph) -> None:
         with dot.subgraph(name=f"cluster_{kind}_{i}") as sub:
             sub.attr(**STYLE["cluster"][kind], label=_esc(label))
             for lit in lits:
-                sub.node(_esc(lit), **_node_attrs(P, lit, "flow"))
+                _node(sub, _esc(lit), **_node_attrs(P, lit, "flow"))
     for lit in sorted(P.nodes, key=sort_key):
         if lit not in placed:
-            dot.node(_esc(lit), **_node_attrs(P, lit, "flow"))
+            _node(dot, _esc(lit), **_node_attrs(P, lit, "flow"))
     # premises share the left-most rank; the literals of a contradiction (the net's empty set X,
     # or X ON and OFF) the right-most one, where they read as one finding
     for role, rank in ((Role.PREMISE, "source"), (Role.CONTRADICTION, "sink")):
@@ -252,7 +279,7 @@ def _flow(dot: graphviz.Digraph, P: nx.DiGraph) -> None:
             with dot.subgraph() as same:
                 same.attr(rank=rank)
                 for lit in sorted(lits, key=sort_key):
-                    same.node(_esc(lit))
+                    _node(same, _esc(lit))
 
 
 # ---- board layout ------------------------------------------------------------------
@@ -299,7 +326,7 @@ def _frame(dot, name: str, style: str, points: list[tuple[float, float]], pad: f
     w, h = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
     attrs = dict(STYLE["board"][style])
     attrs["tooltip"] = _esc(label)
-    dot.node(name, pos=_pos((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2),
+    _node(dot, name, pos=_pos((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2),
              width=f"{w / 72:.3f}", height=f"{h / 72:.3f}", **attrs)
 
 
@@ -312,7 +339,7 @@ def _board(dot: graphviz.Digraph, P: nx.DiGraph, grid: Grid | None) -> None:
         sub.attr("node", **STYLE["board"]["cell"], width=f"{B.cw / 72:.3f}", height=f"{B.ch / 72:.3f}")
         for r in range(n):
             for c in range(n):
-                sub.node(f"_cell_r{r + 1}c{c + 1}", pos=_pos(*B.cell(r, c)))
+                _node(sub, f"_cell_r{r + 1}c{c + 1}", pos=_pos(*B.cell(r, c)))
     if grid is not None:
         g = grid.geometry
         for h, house in enumerate(g.houses):
@@ -383,7 +410,7 @@ def _board(dot: graphviz.Digraph, P: nx.DiGraph, grid: Grid | None) -> None:
                 size = {"width": unit, "height": unit} if style == "candidate" else {}
                 sub.attr("node", **STYLE["board"][style], **size)
                 for name, label, pos in nodes:
-                    sub.node(name, label=_esc(label), pos=pos)
+                    _node(sub, name, label=_esc(label), pos=pos)
     for lit in sorted(P.nodes, key=sort_key):
         attrs = _node_attrs(P, lit, "board")
         if attrs.get("shape") == "box":
@@ -393,7 +420,7 @@ def _board(dot: graphviz.Digraph, P: nx.DiGraph, grid: Grid | None) -> None:
         attrs.update(STYLE["board"]["twin" if lit in twins else "literal"])
         if P.nodes[lit].get("role") == Role.PREMISE:
             attrs.update(STYLE["board"]["premise"])
-        dot.node(_esc(lit), pos=_pos(*positions[lit]), **attrs)
+        _node(dot, _esc(lit), pos=_pos(*positions[lit]), **attrs)
 
 
 # ---- output ------------------------------------------------------------------------
