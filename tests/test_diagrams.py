@@ -290,3 +290,21 @@ def test_flow_contradiction_literals_share_the_last_rank(steps):
     sink = set(re.findall(r'"([^"]+)"', m.group(1)))
     expected = {str(n) for n, d in step.proof.nodes(data=True) if d["role"] == lg.Role.CONTRADICTION}
     assert sink == expected == {f"-r1c{c}#9" for c in (1, 2, 5, 7, 8)}  # row 1 left with no 9
+
+
+@pytest.mark.filterwarnings("ignore:expect syntax error")  # graphviz on the raw "a\\", as it should
+@pytest.mark.parametrize("text", ['"]; evil [label="x"]; z -> "', "a\\", "<b>html</b>", "node", "-4.2", "r6c6#2"])
+def test_statements_are_written_as_graphviz_writes_them(text):
+    """render writes node/edge lines itself (with cached quoting); they must equal the graphviz
+    package's own, for plain and escaped text alike."""
+    import graphviz
+
+    from linkgraph.render import _edge, _esc, _node
+
+    for value in (text, _esc(text)):
+        ours, theirs = graphviz.Digraph(), graphviz.Digraph()
+        _node(ours, value, label=value, tooltip=value, shape="box")
+        theirs.node(value, label=value, tooltip=value, shape="box")
+        _edge(ours, value, "b", style="dashed", label=value)
+        theirs.edge(value, "b", style="dashed", label=value)
+        assert ours.source == theirs.source
