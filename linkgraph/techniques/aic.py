@@ -16,8 +16,11 @@ nice loop gives the AIC of each of its weak links, so both are found as AICs.
   intersection), any links.
 
 The search runs from every start at once: breadth-first levels over the
-strong and weak adjacency matrices (numpy), then each chain is read back
-from the levels. Chains come shortest first. Proofs are chains (see
+strong and weak links, each node holding the set of starts that reach it as
+packed bits, so one level costs one pass over the links. Chains come
+shortest first (then most eliminations first); the search stops at the level
+where the consumer stops, and each chain is read back from the levels and
+built into a Step only when it is consumed. Proofs are chains (see
 `linkgraph.techniques.chainproof`).
 
 References
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -57,6 +61,26 @@ class _Net:
     on: np.ndarray | None = None
 
 
+def _set_pairs(holders: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row, a, b) for every pair a != b of entries of one row of `holders` (-1 = empty slot)."""
+    width = holders.shape[1]
+    if width < 2:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty, empty
+    i, j = np.triu_indices(width, 1)
+    a, b = holders[:, i], holders[:, j]
+    ok = (a >= 0) & (b >= 0)
+    rows = np.nonzero(ok)[0]
+    return rows, a[ok], b[ok]
+
+
+def _links(N: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    m = np.zeros((N, N), dtype=bool)
+    m[a, b] = True
+    m[b, a] = True
+    return m
+
+
 def _candidate_net(grid: Grid, mode: str, digit: int | None = None) -> _Net:
     g = grid.geometry
     n = g.size
@@ -67,9 +91,12 @@ def _candidate_net(grid: Grid, mode: str, digit: int | None = None) -> _Net:
         idx = idx[idx % n == digit]
     if mode == "xy":
         idx = idx[counts[idx // n] == 2]
+    N = len(idx)
     nodes = [g.candidate(k) for k in idx]
     members = [[int(k)] for k in idx]
-    inc = g.incidence[idx]  # (N, S)
+    local = np.full(g.number_of_candidates, -1, dtype=np.intp)
+    local[idx] = np.arange(N)
+    holders = local[g.set_members]  # (S, n): node index of each set member, -1 if none
     live_per_set = live[g.set_members].sum(axis=1)
     pair_sets = live_per_set == 2
     cell_set = np.arange(g.number_of_sets) < g.number_of_cells
@@ -79,9 +106,10 @@ def _candidate_net(grid: Grid, mode: str, digit: int | None = None) -> _Net:
         strong_sets, weak_sets = pair_sets & cell_set, ~cell_set
     else:
         strong_sets, weak_sets = pair_sets, np.ones_like(pair_sets)
-    f = inc.astype(np.float32)
-    strong = (f[:, strong_sets] @ f[:, strong_sets].T) > 0
-    weak = (f[:, weak_sets] @ f[:, weak_sets].T) > 0
+    _, a, b = _set_pairs(holders[strong_sets])
+    strong = _links(N, a, b)
+    _, a, b = _set_pairs(holders[weak_sets])
+    weak = _links(N, a, b)
     np.fill_diagonal(strong, False)
     np.fill_diagonal(weak, False)
     weak |= strong
@@ -89,75 +117,147 @@ def _candidate_net(grid: Grid, mode: str, digit: int | None = None) -> _Net:
     return _Net(nodes, members, strong, weak, sees_all)
 
 
+@lru_cache(maxsize=8)
+def _intersections(g) -> tuple[tuple[int, ...], ...]:
+    """Cells of each box-line intersection with 2+ cells, boxes first, then lines, in house order."""
+    boxes = [h for h, house in enumerate(g.houses) if house.kind == "box"]
+    lines = [h for h, house in enumerate(g.houses) if house.kind in ("row", "col")]
+    out = []
+    for b in boxes:
+        box_cells = set(int(c) for c in g.house_cells[b])
+        for h in lines:
+            cells = sorted(box_cells.intersection(int(c) for c in g.house_cells[h]))
+            if len(cells) >= 2:
+                out.append(tuple(cells))
+    return tuple(out)
+
+
 def _grouped_net(grid: Grid) -> _Net:
     """Candidates plus group nodes (2+ places of a digit in one box-line intersection)."""
     g = grid.geometry
     n = g.size
     live = grid.live
+    cands = grid.cands
     idx = [int(k) for k in np.flatnonzero(live)]
     nodes: list = [g.candidate(k) for k in idx]
     members = [[k] for k in idx]
-    boxes = [h for h, house in enumerate(g.houses) if house.kind == "box"]
-    lines = [h for h, house in enumerate(g.houses) if house.kind in ("row", "col")]
-    for b in boxes:
-        box_cells = set(int(c) for c in g.house_cells[b])
-        for h in lines:
-            cells = sorted(box_cells.intersection(int(c) for c in g.house_cells[h]))
-            if len(cells) < 2:
-                continue
-            for d in range(n):
-                mem = [c * n + d for c in cells if live[c * n + d]]
-                if len(mem) >= 2:
-                    nodes.append(Group(tuple(g.cell(k // n) for k in mem), d + 1))
-                    members.append(mem)
+    for cells in _intersections(g):
+        sub = cands[list(cells)]  # (cells, n)
+        for d in np.flatnonzero(sub.sum(axis=0) >= 2):
+            d = int(d)
+            mem = [c * n + d for c in cells if live[c * n + d]]
+            nodes.append(Group(tuple(g.cell(k // n) for k in mem), d + 1))
+            members.append(mem)
     N, C = len(nodes), g.number_of_candidates
-    M = np.zeros((N, C), dtype=bool)
+    size = np.array([len(m) for m in members], dtype=np.intp)
+    # padded member table (N, 3+): -1 = none; every group lies in one intersection
+    width = int(size.max()) if N else 1
+    table = np.full((N, width), -1, dtype=np.intp)
     for i, mem in enumerate(members):
-        M[i, mem] = True
-    Mf = M.astype(np.float32)
-    size = M.sum(axis=1).astype(np.float32)
-    inc = g.incidence.astype(np.float32)
-    # node i lies inside set s when all its members are members of s
-    inside = (Mf @ inc) >= size[:, None] - 0.5  # (N, S)
-    overlap = (Mf @ Mf.T) > 0
-    weak = ((inside.astype(np.float32) @ inside.T.astype(np.float32)) > 0) & ~overlap
+        table[i, : len(mem)] = mem
+    valid = table >= 0
+    safe = np.where(valid, table, 0)
+    inc = g.incidence
+    sees = g.sees
+    # node i lies inside set s when all its members are members of s; it sees candidate t when all do
+    inside = np.logical_and.reduce(inc[safe] | ~valid[:, :, None], axis=1)  # (N, S)
+    sees_all = np.logical_and.reduce(sees[safe] | ~valid[:, :, None], axis=1)  # (N, C)
+    M = np.zeros((N, C), dtype=bool)
+    rows = np.repeat(np.arange(N), width)[valid.ravel()]
+    M[rows, table[valid]] = True
+    sees_all &= live[None, :] & ~M
+    # overlap: two nodes share a member (a candidate and its group, two groups)
+    holder_of = [[] for _ in range(C)]
+    for i, k in zip(rows.tolist(), table[valid].tolist()):
+        holder_of[k].append(i)
+    overlap = np.eye(N, dtype=bool)
+    for hs in holder_of:
+        if len(hs) > 1:
+            overlap[np.ix_(hs, hs)] = True
+    # holders of each set, padded
+    s_idx, n_idx = np.nonzero(inside.T)
+    per_set = np.bincount(s_idx, minlength=g.number_of_sets)
+    hw = int(per_set.max()) if len(per_set) else 0
+    starts = np.concatenate(([0], np.cumsum(per_set)[:-1]))
+    slot = np.arange(len(s_idx)) - starts[s_idx]
+    holders = np.full((g.number_of_sets, max(hw, 1)), -1, dtype=np.intp)
+    holders[s_idx, slot] = n_idx
+    s, a, b = _set_pairs(holders)
+    apart = ~overlap[a, b]
+    s, a, b = s[apart], a[apart], b[apart]
+    weak = _links(N, a, b)
     # strong: a set whose live members are exactly the two nodes' members
-    live_per_set = live[g.set_members].sum(axis=1).astype(np.float32)
-    strong = np.zeros((N, N), dtype=bool)
-    for s in np.flatnonzero(inside.any(axis=0)):
-        holders = np.flatnonzero(inside[:, s])
-        if len(holders) < 2:
-            continue
-        tot = size[holders][:, None] + size[holders][None, :]
-        ok = (tot == live_per_set[s]) & ~overlap[np.ix_(holders, holders)]
-        if ok.any():
-            strong[np.ix_(holders, holders)] |= ok
+    live_per_set = live[g.set_members].sum(axis=1)
+    full = size[a] + size[b] == live_per_set[s]
+    strong = _links(N, a[full], b[full])
     weak |= strong
-    sees = g.sees.astype(np.float32)
-    sees_all = ((Mf @ sees) >= size[:, None] - 0.5) & live[None, :] & ~M
     return _Net(nodes, members, strong, weak, sees_all)
 
 
-def _levels(net: _Net) -> tuple[np.ndarray, np.ndarray]:
-    """BFS levels from every start OFF: (off_level, on_level), -1 where unreached."""
-    N = len(net.nodes)
-    off = np.full((N, N), -1, dtype=np.int16)
-    on = np.full((N, N), -1, dtype=np.int16)
-    np.fill_diagonal(off, 0)
-    frontier = np.eye(N, dtype=np.float32)
-    S = net.strong.astype(np.float32)
-    W = net.weak.astype(np.float32)
-    level = 0
-    while frontier.any() and level < MAX_NODES:
-        level += 1
-        if level % 2:  # OFF -> ON through strong links
-            new = ((frontier @ S) > 0) & (on < 0)
-            on[new] = level
-        else:  # ON -> OFF through weak links
-            new = ((frontier @ W) > 0) & (off < 0)
-            off[new] = level
-        frontier = new.astype(np.float32)
-    return off, on
+class _Search:
+    """Breadth-first levels from every start OFF at once, one level per `advance`.
+
+    The starts reached are bit sets (one bit per start, packed in uint64
+    words): a node's new set is the OR of its predecessors' frontier sets, so a
+    level costs one pass over the links whatever the number of starts.
+    ``off[a, v]`` and ``on[a, v]`` are the levels at which ``v`` is first reached
+    OFF and ON from ``a`` OFF (-1: not yet); ON levels are odd.
+    """
+
+    def __init__(self, net: _Net):
+        N = len(net.nodes)
+        self.net = net
+        self.N = N
+        self.words = max(1, (N + 63) // 64)
+        net.off = np.full((N, N), -1, dtype=np.int16)
+        net.on = np.full((N, N), -1, dtype=np.int16)
+        np.fill_diagonal(net.off, 0)
+        self.preds = {True: self._preds(net.strong), False: self._preds(net.weak)}
+        start = np.eye(N, dtype=bool)
+        self.frontier = self._pack(start)  # (N nodes, words): starts reaching v at the last level
+        self.seen = {False: self.frontier.copy(), True: np.zeros_like(self.frontier)}
+        self.level = 0
+        self.alive = N > 0
+        C = net.sees_all.shape[1]
+        pad = np.zeros((N, (C + 63) // 64 * 64), dtype=bool)
+        pad[:, :C] = net.sees_all
+        self.sees_packed = np.packbits(pad, axis=1, bitorder="little").view(np.uint64)
+
+    def _preds(self, adj: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(targets with a predecessor, segment starts, predecessors sorted by target)."""
+        v, u = np.nonzero(adj.T)
+        targets, first = np.unique(v, return_index=True)
+        return targets, first, u
+
+    def _pack(self, bits: np.ndarray) -> np.ndarray:
+        """(nodes, starts) bool -> (nodes, words) uint64."""
+        padded = np.zeros((bits.shape[0], self.words * 64), dtype=bool)
+        padded[:, : bits.shape[1]] = bits
+        return np.packbits(padded, axis=1, bitorder="little").view(np.uint64)
+
+    def _unpack(self, words: np.ndarray) -> np.ndarray:
+        return np.unpackbits(words.view(np.uint8), axis=1, bitorder="little", count=self.N).astype(bool)
+
+    def advance(self) -> np.ndarray | None:
+        """Run the next level; the (start, node) bool array newly reached, or None when done."""
+        if not self.alive or self.level >= MAX_NODES:
+            self.alive = False
+            return None
+        self.level += 1
+        on = bool(self.level % 2)  # OFF -> ON through strong links, ON -> OFF through weak links
+        targets, first, u = self.preds[on]
+        new = np.zeros_like(self.frontier)
+        if len(u):
+            new[targets] = np.bitwise_or.reduceat(self.frontier[u], first, axis=0)
+        new &= ~self.seen[on]
+        self.seen[on] |= new
+        self.frontier = new
+        if not new.any():
+            self.alive = False
+            return None
+        reached = self._unpack(new).T  # (start, node)
+        (self.net.on if on else self.net.off)[reached] = self.level
+        return reached
 
 
 def _path(net: _Net, off: np.ndarray, on: np.ndarray, a: int, b: int) -> list[int]:
@@ -176,47 +276,64 @@ def _path(net: _Net, off: np.ndarray, on: np.ndarray, a: int, b: int) -> list[in
     return path[::-1]
 
 
-def _found(net: _Net) -> list[tuple]:
-    """(length, -eliminations, a, b, targets, net) for every chain with a result."""
-    N = len(net.nodes)
-    if N == 0:
-        return []
-    off, on = _levels(net)
-    net.off, net.on = off, on
-    found = []
-    for a in range(N):
-        ends = np.flatnonzero(on[a] > 0)
-        if not len(ends):
-            continue
-        if on[a, a] > 0 and len(net.members[a]) == 1:
-            found.append((int(on[a, a]) + 1, 0, a, a, (), net))
-        ends = ends[ends > a]  # a chain read backwards gives the same result
-        if not len(ends):
-            continue
-        T = net.sees_all[ends] & net.sees_all[a]
-        for j in np.flatnonzero(T.any(axis=1)):
-            b = int(ends[j])
-            found.append((int(on[a, b]) + 1, -int(T[j].sum()), a, b, tuple(np.flatnonzero(T[j])), net))
-    return found
+def _popcount(words: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(words).sum(axis=-1, dtype=np.int64)
+
+
+def _level_items(net_i: int, search: _Search, reached: np.ndarray) -> list[tuple]:
+    """The chains ending at one ON level, as ``(sort key, a, b)``; the key is
+    (-eliminations, net, a, 0 for a loop else 1, b). Ends with nothing to eliminate are left out."""
+    net = search.net
+    items = []
+    loops = np.flatnonzero(np.diagonal(reached))
+    for a in loops.tolist():
+        if len(net.members[a]) == 1:
+            items.append(((0, net_i, a, 0, a), a, a))
+    a_idx, b_idx = np.nonzero(np.triu(reached, 1))  # a chain read backwards gives the same result
+    if len(a_idx):
+        packed = search.sees_packed
+        counts = _popcount(packed[a_idx] & packed[b_idx])
+        hit = counts > 0
+        for a, b, c in zip(a_idx[hit].tolist(), b_idx[hit].tolist(), counts[hit].tolist()):
+            items.append(((-c, net_i, a, 1, b), a, b))
+    items.sort(key=lambda item: item[0])
+    return items
 
 
 def _chains(grid: Grid, nets: list[_Net], technique: str) -> Iterator[Step]:
-    found = [item for net in nets for item in _found(net)]
-    found.sort(key=lambda item: item[:2])
+    """Chains of all nets, shortest first, then most eliminations first; steps built as consumed.
+
+    The searches advance one level at a time together; after each ON level the
+    chains of that length are ranked (more eliminations first, then net, start
+    and end order) and read back only as the consumer asks for them.
+    """
+    searches = [_Search(net) for net in nets]
     seen: set[frozenset] = set()
-    for length, _, a, b, targets, net in found:
-        path = _path(net, net.off, net.on, a, b)
-        chain_members = {k for i in path for k in net.members[i]}
-        targets = [int(t) for t in targets if t not in chain_members]
-        key = frozenset(targets) if a != b else frozenset([-1 - net.members[a][0]])
-        if (a != b and not targets) or key in seen:
-            continue
-        seen.add(key)
-        nodes = [net.nodes[i] for i in path]
-        if a == b:
-            yield chain_step(technique, grid, nodes, placements=net.members[a], length=length)
-        else:
-            yield chain_step(technique, grid, nodes, eliminations=targets, length=length)
+    level = 0
+    while any(s.alive for s in searches):
+        level += 1
+        items = []
+        for net_i, s in enumerate(searches):
+            reached = s.advance()
+            if reached is not None and level % 2:
+                items += _level_items(net_i, s, reached)
+        items.sort(key=lambda item: item[0])
+        for key, a, b in items:
+            net = nets[key[1]]
+            path = _path(net, net.off, net.on, a, b)
+            nodes = [net.nodes[i] for i in path]
+            if a == b:
+                done = frozenset([-1 - net.members[a][0]])
+                if done not in seen:
+                    seen.add(done)
+                    yield chain_step(technique, grid, nodes, placements=net.members[a], length=level + 1)
+                continue
+            chain_members = {k for i in path for k in net.members[i]}
+            targets = [t for t in np.flatnonzero(net.sees_all[a] & net.sees_all[b]).tolist() if t not in chain_members]
+            done = frozenset(targets)
+            if targets and done not in seen:
+                seen.add(done)
+                yield chain_step(technique, grid, nodes, eliminations=targets, length=level + 1)
 
 
 def x_chains(grid: Grid) -> Iterator[Step]:
