@@ -46,7 +46,7 @@ from linkgraph.netproof import BranchProof
 from linkgraph.propagate import Propagation, Structure, check_depth_level, propagate_many
 from linkgraph.steps import Step, make_step
 
-__all__ = ["forcing_nets", "solve_with_nets", "sudokuwiki"]
+__all__ = ["forcing_nets", "net_search", "solve_with_nets", "sudokuwiki"]
 
 KINDS = ("contradiction", "verity", "double")
 STARTS = ("on", "off", "both")
@@ -112,6 +112,39 @@ def forcing_nets(
     if "double" in kinds and start != "both" and set(kinds) == {"double"}:
         raise OptionError("kinds: double nets need start='both'")
     return _forcing_nets(grid, depth, level, start, select, frozenset(kinds))
+
+
+def net_search(
+    grid: Grid, *, depth: int = 0, level: int = 0, start: str = "both", kinds: Collection[str] = KINDS
+) -> list[tuple[str, Literal]]:
+    """Every net conclusion of `grid` as ``(kind, literal)``, without building proofs.
+
+    The search `forcing_nets` runs first (every premise propagated at once);
+    proofs are built only for the steps a caller takes from `forcing_nets`.
+    This is the part the benchmark times as "one complete net search".
+
+    Examples
+    --------
+    >>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> found = lg.nets.net_search(grid, kinds=["contradiction"])
+    >>> ("contradiction", lg.Literal.parse("-r2c8#1")) in found  # r2c8 is 2 in the solution
+    True
+    """
+    check_depth_level(depth, level)
+    check_choice("start", start, STARTS)
+    kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    check_choice("kinds", kinds, KINDS)
+    st = Structure(grid, depth=depth)
+    if st.size == 0:
+        return []
+    prem, where = _premises(st, start)
+    prop = propagate_many(st, prem, depth=depth, level=level)
+    seen, out = set(), []
+    for kind, _, _, (k, on), _ in _candidates(prop, where, frozenset(kinds)):
+        if (kind, k, on) not in seen:
+            seen.add((kind, k, on))
+            out.append((kind, Literal(st.candidate(k), on=on)))
+    return out
 
 
 # ---- search ------------------------------------------------------------------

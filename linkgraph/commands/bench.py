@@ -3,7 +3,23 @@
 Each job is timed per puzzle with ``time.perf_counter``; the report gives
 puzzles per second, mean, median and 90th percentile milliseconds. Jobs that
 search a position (links, chains, nets) first apply the basic ladder, outside
-the timed part, as the issues define their benchmarks.
+the timed part, as the issues define their benchmarks; positions the basic
+ladder already solved have nothing to search and are left out (the report
+counts them).
+
+Jobs:
+
+- ``oracle``: find up to two solutions (uniqueness check) by search;
+- ``basic`` / ``solve``: the solve path with the basic / default ladder;
+- ``links`` / ``links-noals``: link graph plus implication graph, with and
+  without ALS nodes;
+- ``chain-search``: one complete forcing-chain search (three variants, every
+  premise, group and ALS links), its results ranked but no proofs built;
+- ``chain-first``: the search plus the first step with its proof (what the
+  solver pays per step);
+- ``chains``: every forcing-chain step with its proof and notation;
+- ``net-search``, ``net-first``, ``nets``: the same for depth-0 forcing nets
+  (every candidate ON and OFF).
 """
 
 from __future__ import annotations
@@ -19,7 +35,10 @@ from linkgraph.errors import LinkgraphError, OptionError, check_choice
 from linkgraph.grid import Grid
 from linkgraph.io import corpus_path, read_puzzles
 
-JOBS = ("oracle", "basic", "solve", "links", "links-noals", "chains", "nets")
+JOBS = (
+    "oracle", "basic", "solve", "links", "links-noals",
+    "chain-search", "chain-first", "chains", "net-search", "net-first", "nets",
+)
 
 
 def _job(name: str) -> tuple[Callable[[Grid], Grid] | None, Callable[[Grid], object]]:
@@ -48,6 +67,22 @@ def _job(name: str) -> tuple[Callable[[Grid], Grid] | None, Callable[[Grid], obj
         from linkgraph.links import link_graph
 
         return prepare, lambda g: implication_graph(link_graph(g, families=("cell", "house", "group")))
+    if name == "chain-search":
+        from linkgraph.chains import chain_search
+
+        return prepare, lambda g: chain_search(g).results()
+    if name == "chain-first":
+        from linkgraph.chains import forcing_chains
+
+        return prepare, lambda g: next(forcing_chains(g), None)
+    if name == "net-search":
+        from linkgraph.nets import net_search
+
+        return prepare, lambda g: net_search(g, start="both", depth=0)
+    if name == "net-first":
+        from linkgraph.nets import forcing_nets
+
+        return prepare, lambda g: next(forcing_nets(g, start="both", depth=0), None)
     if name == "chains":
         from linkgraph.chains import forcing_chains
 
@@ -100,6 +135,10 @@ def run(args: argparse.Namespace) -> int:
     for name in jobs:
         prep, work = _job(name)
         inputs = [prep(g) for g in grids] if prep else grids
+        skipped = 0
+        if prep:
+            open_inputs = [g for g in inputs if not g.is_solved()]
+            skipped, inputs = len(inputs) - len(open_inputs), open_inputs
         times, errors = [], 0
         for i, g in enumerate(inputs, 1):
             t0 = time.perf_counter()
@@ -112,15 +151,18 @@ def run(args: argparse.Namespace) -> int:
                 print(f"\r{name}: {i}/{len(inputs)}", end="", file=sys.stderr)
         if sys.stderr.isatty():
             print("\r", end="", file=sys.stderr)
-        results.append(_summary(name, times, errors))
+        results.append({**_summary(name, times, errors), "solved_by_basic": skipped})
     if args.format == "json":
         emit_json({"file": str(path), "results": results})
     else:
         print(f"file: {path}")
-        print(f"{'job':<12} {'puzzles':>8} {'per s':>9} {'mean ms':>9} {'median ms':>10} {'p90 ms':>9}")
+        print(f"{'job':<13} {'puzzles':>8} {'per s':>9} {'mean ms':>9} {'median ms':>10} {'p90 ms':>9}")
         for r in results:
             print(
-                f"{r['job']:<12} {r['puzzles']:>8} {r['puzzles_per_second']:>9} {r['mean_ms']:>9} "
-                f"{r['median_ms']:>10} {r['p90_ms']:>9}"
+                f"{r['job']:<13} {r['puzzles']:>8} {r['puzzles_per_second']!s:>9} {r['mean_ms']!s:>9} "
+                f"{r['median_ms']!s:>10} {r['p90_ms']!s:>9}"
             )
+        left = [f"{r['job']} {r['solved_by_basic']}" for r in results if r["solved_by_basic"]]
+        if left:
+            print("left out, solved by the basic ladder: " + ", ".join(left))
     return 0
