@@ -70,6 +70,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 
 import networkx as nx
 import numpy as np
@@ -97,91 +98,140 @@ def _peers(geometry: Geometry) -> tuple[int, ...]:
     return tuple(peer_bits(geometry))
 
 
-def _unpack(values: Sequence[int], width: int) -> np.ndarray:
-    """Bool matrix (len(values), width) of the bit masks `values`."""
-    nbytes = (width + 7) // 8
-    raw = b"".join(v.to_bytes(nbytes, "little") for v in values)
-    out = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
-    return out.reshape(len(values), nbytes * 8)[:, :width].astype(bool)
+@lru_cache(maxsize=8)
+def _combos(size: int, max_size: int) -> tuple[np.ndarray, ...]:
+    """Per k in 1..max_size: every increasing k-tuple of positions 0..size-1, one row each."""
+    return tuple(np.array(list(combinations(range(size), k)), dtype=np.intp).reshape(-1, k)
+                 for k in range(1, min(max_size, size) + 1))
+
+
+@lru_cache(maxsize=8)
+def _peer_rows(geometry: Geometry) -> np.ndarray:
+    """Peers as bool rows, plus one all-True row for padding (index number_of_cells)."""
+    rows = np.ones((geometry.number_of_cells + 1, geometry.number_of_cells), dtype=bool)
+    rows[:-1] = geometry.peers
+    rows.setflags(write=False)
+    return rows
+
+
+def _pack(x: np.ndarray) -> np.ndarray:
+    """Bool array (..., width) as little-endian uint64 words (..., words)."""
+    b = np.packbits(x, axis=-1, bitorder="little")
+    nbytes = b.shape[-1]
+    nwords = (nbytes + 7) // 8
+    out = np.zeros(b.shape[:-1] + (nwords * 8,), dtype=np.uint8)
+    out[..., :nbytes] = b
+    return out.view("<u8")
+
+
+def _meets(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Bool matrix: row i of `a` and row j of `b` share a bit (packed words; leading axes broadcast)."""
+    out = (a[..., :, None, 0] & b[..., None, :, 0]) != 0
+    for w in range(1, a.shape[-1]):
+        out |= (a[..., :, None, w] & b[..., None, :, w]) != 0
+    return out
+
+
+def _int(row: np.ndarray) -> int:
+    return int.from_bytes(row.tobytes(), "little")
 
 
 @dataclass(frozen=True, slots=True)
 class AlsSet:
     """One ALS as bit masks: its cells, its digits, and per digit (index) its places
-    and the cells that see all of them."""
+    and the cells that see all of them (both 0 for a digit it lacks)."""
 
     cells: tuple[int, ...]
     cellmask: int
-    digits: int  # bit d-1 for digit d
-    places: tuple[int, ...]  # per digit index: cells holding it (0 if absent)
-    seeall: tuple[int, ...]  # per digit index: cells seeing every place (0 if absent)
+    digits: int  # bit d for digit index d
+    places: tuple[int, ...]
+    seeall: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class AlsTable:
-    """The ALSs of a grid and their pairwise relations (numpy, indexed like `sets`).
+    """The ALSs of a grid (smallest first, then by cells) and their pairwise relations.
 
-    ``restricted[i, j]``: bit mask of the restricted common digits (0 when the
-    sets share a cell); ``zsee[i, j]``: bit mask of the digits z in both sets
-    with a live z outside them that sees every z of both.
+    Numpy matrices indexed by set number: ``restricted[i, j]`` is the bit mask
+    of the restricted common digits (0 when the sets share a cell);
+    ``zsee[i, j]`` the digits z in both sets with a live z outside them that
+    sees every z of both; ``overlap[i, j]`` whether they share a cell. Per
+    digit d (axis 0), ``places`` and ``seeall`` are packed cell masks.
     """
 
-    grid: Grid
-    sets: tuple[AlsSet, ...]
-    restricted: np.ndarray
-    zsee: np.ndarray
-    overlap: np.ndarray
-    digit_cells: tuple[int, ...]  # per digit index: live cells
+    __slots__ = ("_sets", "cells", "digit_cells", "grid", "has", "overlap", "places", "restricted", "seeall",
+                 "selfsee", "zsee")
+
+    def __init__(self, grid: Grid, max_size: int):
+        self.grid = grid
+        geo = grid.geometry
+        n, ncells = geo.size, geo.number_of_cells
+        cands = grid.cands
+        self.digit_cells = tuple(cell_bits(cands))
+        masks = cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
+        pops = cands.sum(axis=1)
+        free = (pops >= 2) & (pops <= max_size + 1)
+        found = []
+        for k, combos in enumerate(_combos(n, max_size), 1):
+            cells = geo.house_cells[:, combos]  # (houses, combos, k)
+            union = np.bitwise_or.reduce(masks[cells], axis=-1)
+            ok = free[cells].all(axis=-1) & (np.bitwise_count(union) == k + 1)
+            chosen = np.unique(np.sort(cells[ok], axis=-1), axis=0)
+            pad = np.full((len(chosen), max_size), ncells, dtype=np.intp)
+            pad[:, :k] = chosen
+            found.append(pad)
+        cellrows = np.concatenate(found) if found else np.zeros((0, max_size), dtype=np.intp)
+        N = len(cellrows)
+        self.cells = cellrows
+        cellmat = np.zeros((N, ncells + 1), dtype=bool)
+        cellmat[np.arange(N)[:, None], cellrows] = True
+        cellmat = cellmat[:, :ncells]
+        ext = np.zeros((ncells + 1, n), dtype=bool)
+        ext[:ncells] = cands
+        hold = ext[cellrows]  # (N, K, n)
+        P = cellmat[:, None, :] & cands.T[None, :, :]  # (N, n, cells)
+        S = np.logical_and.reduce(_peer_rows(geo)[cellrows][:, :, None, :] | ~hold[..., None], axis=1)
+        self.has = hold.any(axis=1)  # (N, n)
+        S &= self.has[..., None]
+        L = S & cands.T[None, :, :]
+        self.places = _pack(P.transpose(1, 0, 2))  # (n, N, words)
+        self.seeall = _pack(S.transpose(1, 0, 2))
+        cw = _pack(cellmat)
+        self.overlap = _meets(cw, cw)
+        outside = _meets(self.places, ~self.seeall)  # a place of i not seen by every place of j
+        seen = _meets(_pack(L.transpose(1, 0, 2)), self.seeall)  # a live one sees all of i and j
+        both = self.has.T[:, :, None] & self.has.T[:, None, :]
+        weights = (1 << np.arange(n, dtype=np.int64))[:, None, None]
+        self.restricted = ((both & ~outside & ~self.overlap[None]) * weights).sum(axis=0)
+        self.zsee = ((both & seen) * weights).sum(axis=0)
+        # per set: the digits d with a live d outside it that sees every d of it
+        self.selfsee = (_pack(L).any(axis=-1) * weights[:, 0, 0]).sum(axis=1)
+        self._sets: dict[int, AlsSet] = {}
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def set(self, i: int) -> AlsSet:
+        """Set `i` as Python bit masks (made on first use)."""
+        got = self._sets.get(i)
+        if got is None:
+            ncells = self.grid.geometry.number_of_cells
+            cells = tuple(int(c) for c in self.cells[i] if c < ncells)
+            digits = 0
+            for d in np.flatnonzero(self.has[i]):
+                digits |= 1 << int(d)
+            places = tuple(_int(row) for row in self.places[:, i])
+            seeall = tuple(_int(row) for row in self.seeall[:, i])
+            cellmask = 0
+            for c in cells:
+                cellmask |= 1 << c
+            got = self._sets[i] = AlsSet(cells, cellmask, digits, places, seeall)
+        return got
 
     def als(self, i: int) -> Als:
         """The `Als` value of set `i`."""
         g = self.grid.geometry
-        s = self.sets[i]
+        s = self.set(i)
         return Als(tuple(g.cell(c) for c in s.cells), tuple(d + 1 for d in bits(s.digits)))
-
-
-def _enumerate(grid: Grid, max_size: int) -> list[AlsSet]:
-    """Every ALS of 1..max_size cells, once each, smallest first (then by house, cells)."""
-    geo = grid.geometry
-    n = geo.size
-    peers = _peers(geo)
-    weights = 1 << np.arange(n, dtype=np.int64)
-    masks = (grid.cands.astype(np.int64) @ weights).tolist()
-    dcells = cell_bits(grid.cands)
-    found: dict[int, tuple[int, tuple[int, ...], int]] = {}
-    for house in geo.house_cells.tolist():
-        free = [c for c in house if masks[c] & (masks[c] - 1)]
-        stack: list[int] = []
-
-        def grow(start: int, mask: int, cellmask: int) -> None:
-            for i in range(start, len(free)):
-                c = free[i]
-                m = mask | masks[c]
-                pop = m.bit_count()
-                if pop > max_size + 1:
-                    continue
-                stack.append(c)
-                cm = cellmask | 1 << c
-                if pop == len(stack) + 1 and cm not in found:
-                    found[cm] = (len(stack), tuple(stack), m)
-                if len(stack) < max_size:
-                    grow(i + 1, m, cm)
-                stack.pop()
-
-        grow(0, 0, 0)
-    out = []
-    for cm, (_, cells, m) in sorted(found.items(), key=lambda kv: kv[1][0]):
-        places = [0] * n
-        seeall = [0] * n
-        for d in bits(m):
-            p = cm & dcells[d]
-            places[d] = p
-            see = -1
-            for c in bits(p):
-                see &= peers[c]
-            seeall[d] = see
-        out.append(AlsSet(cells, cm, m, tuple(places), tuple(seeall)))
-    return out
 
 
 def als_table(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> AlsTable:
@@ -196,41 +246,24 @@ def als_table(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> AlsTable:
 
     Examples
     --------
-    >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
-    >>> table = lg.techniques.alsets.als_table(lg.prepare(grid))
-    >>> len(table.sets) == table.restricted.shape[0] > 0
-    True
+    >>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> table = lg.techniques.alsets.als_table(grid)
+    >>> str(table.als(0)), table.restricted.shape == (len(table), len(table))
+    ('r1c4{12}', True)
     """
     if isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 1:
         raise OptionError(f"max_size: expected a whole number of cells >= 1, found {max_size!r}")
-    geo = grid.geometry
-    n, ncells = geo.size, geo.number_of_cells
-    sets = _enumerate(grid, max_size)
-    dcells = tuple(cell_bits(grid.cands))
-    N = len(sets)
-    restricted = np.zeros((N, N), dtype=np.int64)
-    zsee = np.zeros((N, N), dtype=np.int64)
-    if N:
-        cellm = _unpack([s.cellmask for s in sets], ncells).astype(np.float32)
-        overlap = (cellm @ cellm.T) > 0
-        for d in range(n):
-            idx = np.array([i for i, s in enumerate(sets) if s.digits >> d & 1], dtype=np.intp)
-            if len(idx) < 2:
-                continue
-            P = _unpack([sets[i].places[d] for i in idx], ncells).astype(np.float32)
-            S = _unpack([sets[i].seeall[d] for i in idx], ncells)
-            # every place of i outside the cells seeing all places of j: 0 when restricted
-            outside = P @ (~S).astype(np.float32).T
-            sub = (outside == 0) & ~overlap[np.ix_(idx, idx)]
-            restricted[np.ix_(idx, idx)] |= sub.astype(np.int64) << d
-            live = _unpack([sets[i].seeall[d] & dcells[d] for i in idx], ncells).astype(np.float32)
-            both = (live @ S.astype(np.float32).T) > 0
-            zsee[np.ix_(idx, idx)] |= both.astype(np.int64) << d
-    else:
-        overlap = np.zeros((0, 0), dtype=bool)
-    for a in (restricted, zsee, overlap):
-        a.setflags(write=False)
-    return AlsTable(grid, tuple(sets), restricted, zsee, overlap, dcells)
+    # the three finders run one after another on the same grid: keep the last table
+    # (the grid is immutable, and the cache holds it, so its identity is not reused)
+    last = _LAST[0]
+    if last is not None and last[0] is grid and last[1] == max_size:
+        return last[2]
+    table = AlsTable(grid, max_size)
+    _LAST[0] = (grid, max_size, table)
+    return table
+
+
+_LAST: list[tuple[Grid, int, AlsTable] | None] = [None]
 
 
 # ---- proof building -------------------------------------------------------
@@ -308,7 +341,7 @@ def _xz_single(table: AlsTable, i: int, j: int, x: int, z: int) -> Step | None:
     """ALS-XZ step: A=i, B=j, restricted x, common z (digit indices)."""
     grid = table.grid
     g = grid.geometry
-    A, B = table.sets[i], table.sets[j]
+    A, B = table.set(i), table.set(j)
     targets = A.seeall[z] & B.seeall[z] & table.digit_cells[z]
     a_text, b_text = str(table.als(i)), str(table.als(j))
     pr = _Proof(grid, als=[a_text, b_text], restricted=[x + 1], z=z + 1)
@@ -335,9 +368,16 @@ def _xz_double(table: AlsTable, i: int, j: int, x1: int, x2: int) -> Step | None
     """Doubly linked ALS-XZ step: A=i, B=j, restricted x1 and x2 (digit indices)."""
     grid = table.grid
     g = grid.geometry
-    A, B = table.sets[i], table.sets[j]
-    a_text, b_text = str(table.als(i)), str(table.als(j))
+    A, B = table.set(i), table.set(j)
     dc = table.digit_cells
+    both = (1 << x1) | (1 << x2)
+    hits = (A.seeall[x1] & B.seeall[x1] & dc[x1]) | (A.seeall[x2] & B.seeall[x2] & dc[x2])
+    for S in (A, B):
+        for d in bits(S.digits & ~both):
+            hits |= S.seeall[d] & dc[d]
+    if not hits:
+        return None
+    a_text, b_text = str(table.als(i)), str(table.als(j))
     pr = _Proof(grid, als=[a_text, b_text], restricted=[x1 + 1, x2 + 1])
     n0 = pr.node(_cells_of(A.places[x1]), x1)
     on, off = pr.lit(n0, True, Role.PREMISE), pr.lit(n0, False, Role.PREMISE)
@@ -378,7 +418,6 @@ def _xz_double(table: AlsTable, i: int, j: int, x1: int, x2: int) -> Step | None
         elims.add(_index(g, t, x1))
     for t in _cells_of(A.seeall[x2] & B.seeall[x2] & dc[x2]):
         add(t, x2, [lambda v: pr.via_als(lock_b[x1], b_text, v), lambda v: pr.via_als([off], a_text, v)])
-    both = (1 << x1) | (1 << x2)
     for d in bits(A.digits & ~both):
         for t in _cells_of(A.seeall[d] & dc[d]):
             add(t, d, [lambda v: pr.via_als(lock_a[x1] + lock_a[x2], a_text, v)])
@@ -414,8 +453,12 @@ def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     table = als_table(grid, max_size=max_size)
     R, Z = table.restricted, table.zsee
     seen: set[frozenset] = set()
-    double = (R & (R - 1)) != 0
-    useful = (R != 0) & (double | ((Z & ~R) != 0))
+    # doubly linked (first two restricted digits): some digit has a target
+    low = R & -R
+    pair = low | ((R ^ low) & -(R ^ low))
+    own = table.selfsee
+    double = ((R ^ low) != 0) & (((Z & pair) != 0) | ((own[:, None] & ~pair) != 0) | ((own[None, :] & ~pair) != 0))
+    useful = double | ((R != 0) & ((R & (R - 1)) == 0) & ((Z & ~R) != 0))
     for i, j in _pairs(table, useful):
         r = int(R[i, j])
         if r & (r - 1):
@@ -433,7 +476,7 @@ def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
 def _xy_step(table: AlsTable, a: int, b: int, c: int, x: int, y: int, z: int) -> Step | None:
     grid = table.grid
     g = grid.geometry
-    A, B, C = table.sets[a], table.sets[b], table.sets[c]
+    A, B, C = table.set(a), table.set(b), table.set(c)
     targets = A.seeall[z] & C.seeall[z] & table.digit_cells[z]
     texts = [str(table.als(k)) for k in (a, b, c)]
     pr = _Proof(grid, als=texts, restricted=[x + 1, y + 1], z=z + 1)
@@ -475,26 +518,29 @@ def als_xy_wings(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     """
     table = als_table(grid, max_size=max_size)
     R, Z, O = table.restricted, table.zsee, table.overlap
+    linked = R != 0
+    # A < C: no shared cell, some z in both with a live z seeing every z of both
+    ends = np.triu((Z != 0) & ~O, 1)
+    ends &= linked.any(axis=1)[:, None] & linked.any(axis=1)[None, :]
+    ai, ci = np.nonzero(ends)
+    if not len(ai):
+        return
+    # B restricted with both; z restricted on neither side; x != y possible
+    pi, bi = np.nonzero(linked[ai] & linked[ci])
+    a, c = ai[pi], ci[pi]
+    ra, rc = R[bi, a], R[bi, c]
+    zs = Z[a, c] & ~ra & ~rc
+    same = (ra == rc) & ((ra & (ra - 1)) == 0)
+    keep = np.flatnonzero((zs != 0) & ~same)
     seen: set[frozenset] = set()
-    for b in range(len(table.sets)):
-        nb = np.flatnonzero(R[b])
-        if len(nb) < 2:
-            continue
-        rb = R[b, nb]
-        # A, C: z common with a live z seeing all of both, z restricted with B on neither side
-        cand = Z[np.ix_(nb, nb)] & ~(rb[:, None] | rb[None, :])
-        cand[O[np.ix_(nb, nb)]] = 0
-        for ia, ic in _pairs(table, cand != 0):
-            a, c = int(nb[ia]), int(nb[ic])
-            xs, ys = bits(int(rb[ia])), bits(int(rb[ic]))
-            pick = next(((x, y) for x in xs for y in ys if x != y), None)
-            if pick is None:
-                continue
-            for z in bits(int(cand[ia, ic])):
-                step = _xy_step(table, a, b, c, pick[0], pick[1], z)
-                if step is not None and step.eliminations not in seen:
-                    seen.add(step.eliminations)
-                    yield step
+    for k in keep.tolist():
+        xs, ys = bits(int(ra[k])), bits(int(rc[k]))
+        x, y = next((x, y) for x in xs for y in ys if x != y)
+        for z in bits(int(zs[k])):
+            step = _xy_step(table, int(a[k]), int(bi[k]), int(c[k]), x, y, z)
+            if step is not None and step.eliminations not in seen:
+                seen.add(step.eliminations)
+                yield step
 
 
 def _blossom_step(table: AlsTable, stem: int, petals: dict[int, int], z: int) -> Step | None:
@@ -502,13 +548,13 @@ def _blossom_step(table: AlsTable, stem: int, petals: dict[int, int], z: int) ->
     g = grid.geometry
     targets = table.digit_cells[z]
     for p in petals.values():
-        targets &= table.sets[p].seeall[z]
+        targets &= table.set(p).seeall[z]
     texts = {d: str(table.als(p)) for d, p in petals.items()}
     pr = _Proof(grid, stem=str(g.cell(stem)), als=[texts[d] for d in sorted(petals)], z=z + 1)
     prem = [pr.cand(stem, d, on=True, role=Role.PREMISE) for d in sorted(petals)]
     offs = {}
     for d, lit in zip(sorted(petals), prem):
-        offs[d] = pr.offs(table.sets[petals[d]].places[d], d)
+        offs[d] = pr.offs(table.set(petals[d]).places[d], d)
         for v in offs[d]:
             pr.weak(lit, v)
     elims = []
@@ -538,48 +584,35 @@ def death_blossoms(grid: Grid, *, max_size: int = ALS_MAX_SIZE, stem_max: int = 
     True
     """
     table = als_table(grid, max_size=max_size)
-    sets = table.sets
-    if not sets:
+    if not len(table):
         return
     geo = grid.geometry
-    n, ncells = geo.size, geo.number_of_cells
-    peers = _peers(geo)
-    notpeer = ~_unpack(list(peers), ncells)
-    # petal[d][i, s]: every d of set i sees cell s (and s is not in set i)
-    cellm = _unpack([s.cellmask for s in sets], ncells)
-    petal = []
-    for d in range(n):
-        P = _unpack([s.places[d] for s in sets], ncells).astype(np.float32)
-        has = np.array([s.digits >> d & 1 for s in sets], dtype=bool)
-        petal.append(((P @ notpeer.astype(np.float32)) == 0) & has[:, None] & ~cellm)
+    n = geo.size
+    notpeer = ~_pack(geo.peers)
+    # petal[d, i, s]: set i holds d and every d of it sees cell s (so s is not in it)
+    petal = ~_meets(table.places, notpeer[None]) & table.has.T[:, :, None]
+    live = _pack(grid.cands.T)  # (n, words)
     masks = (grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))).tolist()
     seen: set[frozenset] = set()
-    for stem in range(ncells):
+    for stem in range(geo.number_of_cells):
         m = masks[stem]
         ds = bits(m)
         if not 2 <= len(ds) <= stem_max:
             continue
-        lists = {d: np.flatnonzero(petal[d][:, stem]).tolist() for d in ds}
-        if any(not v for v in lists.values()):
+        lists = {d: np.flatnonzero(petal[d, :, stem]) for d in ds}
+        if any(not len(v) for v in lists.values()):
             continue
-        for z in range(n):
+        # per z: live z seeing every z of some petal of each stem digit
+        targets = live.copy()
+        for d in ds:
+            targets &= np.bitwise_or.reduce(table.seeall[:, lists[d]], axis=1)
+        for z in np.flatnonzero(targets.any(axis=1)).tolist():
             if m >> z & 1:
                 continue
-            zl = {d: [p for p in lists[d] if sets[p].digits >> z & 1] for d in ds}
-            if any(not v for v in zl.values()):
-                continue
-            targets = table.digit_cells[z]
-            for d in ds:
-                union = 0
-                for p in zl[d]:
-                    union |= sets[p].seeall[z]
-                targets &= union
-                if not targets:
-                    break
-            # one choice of petals per target: the first petal of each digit that it sees
-            for t in _cells_of(targets):
+            zl = {d: [(int(p), table.set(int(p))) for p in lists[d] if table.has[p, z]] for d in ds}
+            for t in _cells_of(_int(targets[z])):
                 bit = 1 << t
-                choice = {d: next(p for p in zl[d] if sets[p].seeall[z] & bit) for d in ds}
+                choice = {d: next(p for p, s in zl[d] if s.seeall[z] & bit) for d in ds}
                 step = _blossom_step(table, stem, choice, z)
                 if step is not None and step.eliminations not in seen:
                     seen.add(step.eliminations)
