@@ -14,7 +14,11 @@ digit, so every cell that sees both loses it.
   column of the box (a strong link between two group nodes), joined to a
   conjugate pair outside the box.
 
-Proofs are chains (see `linkgraph.techniques.chainproof`).
+Proofs are chains (see `linkgraph.techniques.chainproof`). The searches work
+on cell bit masks (Python ints); the conjugate pairs of every digit, and the
+strong-weak-strong chains the first three rungs sort by kind, are found once
+per grid and kept in a small cache for the next rungs (a grid is immutable
+and hashable).
 
 References
 ----------
@@ -24,7 +28,9 @@ Patterns" (names and ratings only).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -37,21 +43,107 @@ from linkgraph.techniques.chainproof import chain_step, seeing_all
 __all__ = ["empty_rectangles", "skyscrapers", "turbot_fish", "two_string_kites"]
 
 
-def _conjugates(grid: Grid, d: int) -> dict[tuple[int, int], set[str]]:
-    """Conjugate pairs of digit index `d`: (cell a, cell b) with a < b -> house kinds."""
-    g = grid.geometry
-    col = grid.cands[:, d]
-    out: dict[tuple[int, int], set[str]] = {}
-    for h, cells in enumerate(g.house_cells):
-        live = cells[col[cells]]
-        if len(live) == 2:
-            out.setdefault((int(live[0]), int(live[1])), set()).add(g.houses[h].kind)
+class _Shared:
+    """Items of one lazy search, produced once and replayed to every later consumer."""
+
+    def __init__(self, source: Iterator):
+        self.items: list = []
+        self.source: Iterator | None = source
+
+    def __iter__(self) -> Iterator:
+        i = 0
+        while True:
+            if i < len(self.items):
+                yield self.items[i]
+                i += 1
+                continue
+            if self.source is None:
+                return
+            try:
+                self.items.append(next(self.source))
+            except StopIteration:
+                self.source = None
+                return
+
+
+_CACHE: OrderedDict[tuple[str, Grid], object] = OrderedDict()
+
+
+def _cached(kind: str, grid: Grid, make):
+    """Per-grid results shared by the rungs that look at the same grid in turn (a few kept)."""
+    key = (kind, grid)
+    hit = _CACHE.get(key)
+    if hit is None:
+        hit = _CACHE[key] = make(grid)
+        while len(_CACHE) > 8:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return hit
+
+
+class _Cells:
+    """Per-geometry cell bit masks: peers, house kinds shared by two cells, boxes."""
+
+    def __init__(self, g):
+        self.peer_mask = [sum(1 << int(c) for c in np.flatnonzero(row)) for row in g.peers]
+        self.house_sets = [frozenset(hs) for hs in g.cell_houses]
+        self.kinds = [house.kind for house in g.houses]
+        self._shared: dict[tuple[int, int], frozenset[str]] = {}
+
+    def shared_kinds(self, a: int, b: int) -> frozenset[str]:
+        key = (a, b)
+        out = self._shared.get(key)
+        if out is None:
+            out = self._shared[key] = frozenset(self.kinds[h] for h in self.house_sets[a] & self.house_sets[b])
+        return out
+
+
+@lru_cache(maxsize=8)
+def _cells(g) -> _Cells:
+    return _Cells(g)
+
+
+def _cell_bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
 
 
-def _shared_kinds(grid: Grid, a: int, b: int) -> set[str]:
+def _digit_masks(grid: Grid) -> list[int]:
+    """Per digit index, the bit mask of the cells where it is live."""
+    return _cached("digit-masks", grid, lambda grid: [
+        int(sum(1 << int(c) for c in np.flatnonzero(grid.cands[:, d]))) for d in range(grid.size)
+    ])
+
+
+def _conjugate_table(grid: Grid) -> list[dict[tuple[int, int], set[str]]]:
     g = grid.geometry
-    return {g.houses[h].kind for h in set(g.cell_houses[a]) & set(g.cell_houses[b])}
+    n = g.size
+    nc = g.number_of_cells
+    H = len(g.houses)
+    members = g.set_members[nc:].reshape(H, n, -1)  # (house, digit, slot) candidate indices
+    on = grid.live[members]
+    out: list[dict[tuple[int, int], set[str]]] = [{} for _ in range(n)]
+    for h, d in np.argwhere(on.sum(axis=2) == 2).tolist():
+        a, b = (members[h, d][on[h, d]] // n).tolist()
+        out[d].setdefault((a, b), set()).add(g.houses[h].kind)
+    return out
+
+
+def _conjugates(grid: Grid, d: int) -> dict[tuple[int, int], set[str]]:
+    """Conjugate pairs of digit index `d`: (cell a, cell b) in house order -> house kinds.
+
+    Computed for every digit at once and kept for the other rungs on the same grid.
+    """
+    return _cached("conjugates", grid, _conjugate_table)[d]
+
+
+def _shared_kinds(grid: Grid, a: int, b: int) -> set[str]:
+    return set(_cells(grid.geometry).shared_kinds(a, b))
 
 
 def _classify(k1: set[str], k2: set[str], joint: set[str]) -> str:
@@ -63,34 +155,44 @@ def _classify(k1: set[str], k2: set[str], joint: set[str]) -> str:
     return "turbot-fish"
 
 
+def _four_records(grid: Grid) -> Iterator[tuple]:
+    """(kind, digit, x, y, u, v, targets) of every strong-weak-strong chain with eliminations,
+    by digit, pair of conjugate pairs, orientation; targets are cell indices, ascending."""
+    g = grid.geometry
+    cells = _cells(g)
+    peer_mask = cells.peer_mask
+    masks = _digit_masks(grid)
+    for d in range(g.size):
+        links = list(_conjugates(grid, d).items())
+        col = masks[d]
+        for (p1, k1), (p2, k2) in combinations(links, 2):
+            if p1[0] in p2 or p1[1] in p2:
+                continue
+            for x, y in (p1, p1[::-1]):
+                for u, v in (p2, p2[::-1]):
+                    if not peer_mask[y] >> u & 1:
+                        continue
+                    hit = peer_mask[x] & peer_mask[v] & col & ~(1 << x | 1 << y | 1 << u | 1 << v)
+                    if not hit:
+                        continue
+                    kind = _classify(k1, k2, cells.shared_kinds(y, u))
+                    yield kind, d, x, y, u, v, _cell_bits(hit)
+
+
 def _four_chains(grid: Grid, wanted: str) -> Iterator[Step]:
     g = grid.geometry
     n = g.size
     seen: set[frozenset[int]] = set()
-    for d in range(n):
-        pairs = _conjugates(grid, d)
-        links = list(pairs.items())
-        for (p1, k1), (p2, k2) in combinations(links, 2):
-            if set(p1) & set(p2):
-                continue
-            for x, y in (p1, p1[::-1]):
-                for u, v in (p2, p2[::-1]):
-                    if not g.peers[y, u]:
-                        continue
-                    kind = _classify(k1, k2, _shared_kinds(grid, y, u))
-                    if kind != wanted:
-                        continue
-                    chain_idx = [c * n + d for c in (x, y, u, v)]
-                    targets = [t for t in seeing_all(grid, [chain_idx[0], chain_idx[3]]) if t % n == d]
-                    targets = [t for t in targets if t not in chain_idx]
-                    if not targets:
-                        continue
-                    key = frozenset(targets) | {-1 - x, -1 - v}
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    nodes = [g.candidate(k) for k in chain_idx]
-                    yield chain_step(wanted, grid, nodes, eliminations=targets, digit=d + 1)
+    for kind, d, x, y, u, v, cells in _cached("four", grid, lambda grid: _Shared(_four_records(grid))):
+        if kind != wanted:
+            continue
+        targets = [c * n + d for c in cells]
+        key = frozenset(targets) | {-1 - x, -1 - v}
+        if key in seen:
+            continue
+        seen.add(key)
+        nodes = [g.candidate(c * n + d) for c in (x, y, u, v)]
+        yield chain_step(wanted, grid, nodes, eliminations=targets, digit=d + 1)
 
 
 def skyscrapers(grid: Grid) -> Iterator[Step]:
@@ -149,20 +251,41 @@ def empty_rectangles(grid: Grid) -> Iterator[Step]:
     return _empty_rectangles(grid)
 
 
+@lru_cache(maxsize=8)
+def _box_frames(g) -> list[tuple[int, list[int], list[int], list[int], int]]:
+    """(box house, cells, its rows, its columns, cell mask) of each box."""
+    n = g.size
+    out = []
+    for b, house in enumerate(g.houses):
+        if house.kind == "box":
+            cells = [int(c) for c in g.house_cells[b]]
+            out.append((b, cells, sorted({c // n for c in cells}), sorted({c % n for c in cells}),
+                        sum(1 << c for c in cells)))
+    return out
+
+
 def _empty_rectangles(grid: Grid) -> Iterator[Step]:
     g = grid.geometry
     n = g.size
-    boxes = [h for h, house in enumerate(g.houses) if house.kind == "box"]
+    peer_mask = _cells(g).peer_mask
+    masks = _digit_masks(grid)
     seen: set[frozenset[int]] = set()
     for d in range(n):
-        col = grid.cands[:, d]
-        pairs = _conjugates(grid, d)
-        for b in boxes:
-            cells = [int(c) for c in g.house_cells[b] if col[c]]
-            if len(cells) < 2:
+        col = masks[d]
+        # strong links p=q, in the order of the conjugate pairs, both ways: by p's row (for a
+        # column link) and by p's column (for a row link)
+        by_row: dict[int, list[tuple[int, int]]] = {}
+        by_col: dict[int, list[tuple[int, int]]] = {}
+        for pair, kinds in _conjugates(grid, d).items():
+            for p, q in (pair, pair[::-1]):
+                if "col" in kinds:
+                    by_row.setdefault(p // n, []).append((p, q))
+                if "row" in kinds:
+                    by_col.setdefault(p % n, []).append((p, q))
+        for b, box_cells, rows, cols, box_mask in _box_frames(g):
+            if (col & box_mask).bit_count() < 2:
                 continue
-            rows = sorted({c // n for c in g.house_cells[b]})
-            cols = sorted({c % n for c in g.house_cells[b]})
+            cells = [c for c in box_cells if col >> c & 1]
             for r in rows:
                 for c in cols:
                     if any(x // n != r and x % n != c for x in cells):
@@ -170,34 +293,35 @@ def _empty_rectangles(grid: Grid) -> Iterator[Step]:
                     in_row = [x for x in cells if x // n == r and x % n != c]
                     in_col = [x for x in cells if x % n == c and x // n != r]
                     corner = [x for x in cells if x == r * n + c]
-                    # (near group, far group, line the near group lies on)
-                    for near, far, line in ((in_row, in_col + corner, "row"), (in_col, in_row + corner, "col")):
-                        if not near or not far:
+                    # (near group, far group, strong links from the near group's line)
+                    for near, far, links in ((in_row, in_col + corner, by_row.get(r, ())),
+                                             (in_col, in_row + corner, by_col.get(c, ()))):
+                        if not near or not far or not links:
                             continue
-                        far_node, near_node = _node(g, sorted(far), d), _node(g, sorted(near), d)
-                        for pair, kinds in pairs.items():
-                            for p, q in (pair, pair[::-1]):
-                                if p in g.house_cells[b] or q in g.house_cells[b]:
-                                    continue
-                                # p on the near group's line, strong link p=q across it
-                                if line == "row" and not (p // n == r and "col" in kinds):
-                                    continue
-                                if line == "col" and not (p % n == c and "row" in kinds):
-                                    continue
-                                far_idx = [x * n + d for x in far]
-                                chain_idx = {p * n + d, q * n + d, *far_idx, *(x * n + d for x in near)}
-                                targets = [
-                                    t for t in seeing_all(grid, [q * n + d, *far_idx])
-                                    if t % n == d and t not in chain_idx
-                                ]
-                                if not targets:
-                                    continue
-                                key = frozenset(targets)
-                                if key in seen:
-                                    continue
-                                seen.add(key)
-                                nodes = [g.candidate(q * n + d), g.candidate(p * n + d), near_node, far_node]
-                                yield chain_step(
-                                    "empty-rectangle", grid, nodes, eliminations=targets,
-                                    digit=d + 1, box=str(g.houses[b]),
-                                )
+                        far_sees = col
+                        for x in far:
+                            far_sees &= peer_mask[x]
+                        if not far_sees:
+                            continue
+                        chain_mask = 0
+                        for x in (*far, *near):
+                            chain_mask |= 1 << x
+                        far_node = near_node = None
+                        for p, q in links:
+                            if box_mask >> p & 1 or box_mask >> q & 1:
+                                continue
+                            hit = far_sees & peer_mask[q] & ~(chain_mask | 1 << p | 1 << q)
+                            if not hit:
+                                continue
+                            targets = [x * n + d for x in _cell_bits(hit)]
+                            key = frozenset(targets)
+                            if key in seen:
+                                continue
+                            seen.add(key)
+                            if far_node is None:
+                                far_node, near_node = _node(g, sorted(far), d), _node(g, sorted(near), d)
+                            nodes = [g.candidate(q * n + d), g.candidate(p * n + d), near_node, far_node]
+                            yield chain_step(
+                                "empty-rectangle", grid, nodes, eliminations=targets,
+                                digit=d + 1, box=str(g.houses[b]),
+                            )
