@@ -82,6 +82,7 @@ def parse_line(text: str, number: int) -> PuzzleLine:
 def read_puzzles(path: str | os.PathLike, *, limit: int | None = None, start: int = 0) -> Iterator[PuzzleLine]:
     """Yield the puzzle lines of a file lazily (blank and ``#`` lines skipped).
 
+    A missing file raises PuzzleFormatError at the call, not at the first line.
     `start` skips that many puzzle lines first; `limit` stops after that many.
 
     >>> lines = list(lg.io.read_puzzles(lg.io.corpus_path("euler96"), limit=2))
@@ -89,8 +90,12 @@ def read_puzzles(path: str | os.PathLike, *, limit: int | None = None, start: in
     [(1, '..3.2.6..'), (2, '2...8.3..')]
     """
     path = Path(path)
-    if not path.is_file():
+    if not path.is_file():  # at the call, before any output is written
         raise PuzzleFormatError(f"{path}: no such file")
+    return _read_lines(path, limit, start)
+
+
+def _read_lines(path: Path, limit: int | None, start: int) -> Iterator[PuzzleLine]:
     count = 0
     seen = 0
     with open(path, encoding="utf-8", errors="replace", newline="") as fh:
