@@ -8,8 +8,9 @@ import os
 import sys
 from typing import Any
 
-from linkgraph.errors import PuzzleFormatError
+from linkgraph.errors import InvalidPuzzleError, PuzzleFormatError
 from linkgraph.grid import Grid
+from linkgraph.io import _SIZES, parse_line
 from linkgraph.samples import GNPX_FORCECHAIN
 
 __all__ = ["add_format", "add_puzzle", "emit_json", "read_grid", "read_puzzle_text"]
@@ -49,21 +50,32 @@ def read_puzzle_text(arg: str) -> tuple[str, str]:
 def read_grid(arg: str) -> Grid:
     """Read one grid from a PUZZLE argument; a file holds one puzzle or candidate grid.
 
-    A file with several puzzle lines is read as its first puzzle line.
+    In a file, blank lines and ``#`` comments are skipped; a file whose first
+    line is a puzzle line (with name or rating columns, see `linkgraph.io`) is
+    read as that line, and errors name the file and the line number.
     """
     text, label = read_puzzle_text(arg)
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    if label != "PUZZLE" and len(lines) > 1:
-        first = lines[0].split("\t")
-        candidate = max(first, key=len).strip()
-        if len(candidate) in (16, 36, 64, 81, 144, 256, 625):
-            text = candidate
-    try:
+    if label == "PUZZLE":
         return Grid.parse(text)
-    except PuzzleFormatError as exc:
-        if label == "PUZZLE":
-            raise
-        raise PuzzleFormatError(f"{label}: {exc}") from None
+    lines = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines:
+        raise PuzzleFormatError(f"{label}: no puzzle (the file is empty or only comments)")
+    number, first = lines[0]
+    line = parse_line(first, number)
+    if line.error is None and len(line.puzzle) in _SIZES:
+        whole = False
+    else:  # a grid over several lines (rows, a candidate grid)?
+        try:
+            return Grid.parse("\n".join(ln for _, ln in lines))
+        except (PuzzleFormatError, InvalidPuzzleError) as exc:
+            whole = len(lines) > 1 and (len(first.split()) > 1 or len(line.puzzle) < 16)
+            error = exc
+    try:
+        if whole:
+            raise error
+        return line.grid()  # messages start with "line N: "
+    except (PuzzleFormatError, InvalidPuzzleError) as exc:
+        raise type(exc)(f"{label}: {exc}") from None
 
 
 def emit_json(data: Any) -> None:
