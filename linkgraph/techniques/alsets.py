@@ -175,7 +175,10 @@ class AlsTable:
             cells = geo.house_cells[:, combos]  # (houses, combos, k)
             union = np.bitwise_or.reduce(masks[cells], axis=-1)
             ok = free[cells].all(axis=-1) & (np.bitwise_count(union) == k + 1)
-            chosen = np.unique(np.sort(cells[ok], axis=-1), axis=0)
+            chosen = np.sort(cells[ok], axis=-1)
+            # a set in a box and a line comes twice: keep one (by a key, ordered by cells)
+            key = chosen @ ((ncells + 1) ** np.arange(k - 1, -1, -1, dtype=np.int64))
+            chosen = chosen[np.unique(key, return_index=True)[1]]
             pad = np.full((len(chosen), max_size), ncells, dtype=np.intp)
             pad[:, :k] = chosen
             found.append(pad)
@@ -197,14 +200,22 @@ class AlsTable:
         self.seeall = _pack(S.transpose(1, 0, 2))
         cw = _pack(cellmat)
         self.overlap = _meets(cw, cw)
-        outside = _meets(self.places, ~self.seeall)  # a place of i not seen by every place of j
-        seen = _meets(_pack(L.transpose(1, 0, 2)), self.seeall)  # a live one sees all of i and j
-        both = self.has.T[:, :, None] & self.has.T[:, None, :]
-        weights = (1 << np.arange(n, dtype=np.int64))[:, None, None]
-        self.restricted = ((both & ~outside & ~self.overlap[None]) * weights).sum(axis=0)
-        self.zsee = ((both & seen) * weights).sum(axis=0)
+        live = _pack(L.transpose(1, 0, 2))
+        restricted = np.zeros((N, N), dtype=np.int64)
+        zsee = np.zeros((N, N), dtype=np.int64)
+        for d in range(n):
+            idx = np.flatnonzero(self.has[:, d])
+            if len(idx) < 2:
+                continue
+            where = np.ix_(idx, idx)
+            P_d, S_d = self.places[d, idx], self.seeall[d, idx]
+            # restricted: every place of i sees every place of j, no shared cell
+            restricted[where] |= (~_meets(P_d, ~S_d) & ~self.overlap[where]).astype(np.int64) << d
+            # a live d outside both sees every d of i and of j
+            zsee[where] |= _meets(live[d, idx], S_d).astype(np.int64) << d
+        self.restricted, self.zsee = restricted, zsee
         # per set: the digits d with a live d outside it that sees every d of it
-        self.selfsee = (_pack(L).any(axis=-1) * weights[:, 0, 0]).sum(axis=1)
+        self.selfsee = (live.any(axis=-1).T.astype(np.int64) << np.arange(n, dtype=np.int64)).sum(axis=1)
         self._sets: dict[int, AlsSet] = {}
 
     def __len__(self) -> int:
