@@ -26,6 +26,7 @@ from linkgraph.errors import UnknownTechniqueError
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.techniques import aic, finned, singledigit, wings
+from linkgraph.techniques import alsets
 from linkgraph.techniques.advanced import forcing_chain_finder, forcing_net_finder
 from linkgraph.techniques.fish import basic_fish
 from linkgraph.techniques.intersections import locked_claiming, locked_pointing
@@ -107,6 +108,11 @@ _RUNGS: tuple[Technique, ...] = (
               forcing_net_finder("nested-plus", depth=1, level=1)),
     Technique("forcing-net-nested-2", "Doubly Nested Forcing Net", "forcing-nets", 10.5,
               forcing_net_finder("nested-2", level=2)),
+    # almost-locked sets (estimates: SE has no ALS rule; ALS-XZ generalises the wings and sits above
+    # the jellyfish, the ALS-XY-wing between the XY-chain and the AIC, death blossom above grouped AICs)
+    Technique("als-xz", "ALS-XZ", "als", 5.9, alsets.als_xz),
+    Technique("als-xy-wing", "ALS-XY-Wing", "als", 6.8, alsets.als_xy_wings),
+    Technique("death-blossom", "Death Blossom", "als", 7.2, alsets.death_blossoms),
 )
 
 #: Every technique, easiest first (by rating; equal ratings keep the order above).
