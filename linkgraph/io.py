@@ -14,12 +14,14 @@ stops the rest of the file.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from linkgraph.errors import LinkgraphError, PuzzleFormatError
+from linkgraph.geometry import SYMBOLS
 from linkgraph.grid import Grid
 
 __all__ = ["PuzzleLine", "corpus_path", "parse_line", "read_puzzles", "read_solutions"]
@@ -65,7 +67,8 @@ def parse_line(text: str, number: int) -> PuzzleLine:
     puzzle_like = [i for i, f in enumerate(fields) if len(f) in _SIZES]
     if not puzzle_like:
         return PuzzleLine(number, text, error=f"no field of puzzle length (81 characters) in {len(fields)} fields")
-    i = puzzle_like[0]
+    # a name may have a puzzle's length too: prefer a field made of the puzzle's symbols
+    i = next((j for j in puzzle_like if _puzzle_chars(fields[j])), puzzle_like[0])
     others = [f for j, f in enumerate(fields) if j != i]
     rating = None
     name = None
@@ -77,6 +80,13 @@ def parse_line(text: str, number: int) -> PuzzleLine:
         except ValueError:
             name = other if name is None else f"{name} {other}"
     return PuzzleLine(number, fields[i], name=name, rating=rating)
+
+
+def _puzzle_chars(field: str) -> bool:
+    """True if every character of `field` is a symbol of its grid size, ``.`` or ``0``."""
+    size = math.isqrt(len(field))
+    allowed = set(SYMBOLS[:size]) | set(".0")
+    return all(ch.upper() in allowed for ch in field)
 
 
 def read_puzzles(path: str | os.PathLike, *, limit: int | None = None, start: int = 0) -> Iterator[PuzzleLine]:
