@@ -25,7 +25,7 @@ from functools import partial
 from linkgraph.errors import UnknownTechniqueError
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques import aic, finned, singledigit, wings
+from linkgraph.techniques import aic, coloring, finned, singledigit, uniqueness, wings
 from linkgraph.techniques import alsets
 from linkgraph.techniques.advanced import forcing_chain_finder, forcing_net_finder
 from linkgraph.techniques.fish import basic_fish
@@ -108,6 +108,19 @@ _RUNGS: tuple[Technique, ...] = (
               forcing_net_finder("nested-plus", depth=1, level=1)),
     Technique("forcing-net-nested-2", "Doubly Nested Forcing Net", "forcing-nets", 10.5,
               forcing_net_finder("nested-2", level=2)),
+    # colouring (ratings are estimates: SE has no colouring rule; HoDoKu ranks simple colours with the kite)
+    Technique("simple-coloring", "Simple Coloring", "coloring", 4.5, coloring.simple_coloring),
+    Technique("3d-medusa", "3D Medusa", "coloring", 6.0, coloring.medusa),
+    # uniqueness: opt-in (they assume one solution); SE-style estimates (SE: UR 4.5-4.8, BUG+1 5.6)
+    Technique("unique-rectangle-1", "Unique Rectangle Type 1", "uniqueness", 4.5,
+              partial(uniqueness.unique_rectangles, types=(1,)), default=False),
+    Technique("unique-rectangle-2", "Unique Rectangle Type 2", "uniqueness", 4.6,
+              partial(uniqueness.unique_rectangles, types=(2,)), default=False),
+    Technique("unique-rectangle-3", "Unique Rectangle Type 3", "uniqueness", 4.7,
+              partial(uniqueness.unique_rectangles, types=(3,)), default=False),
+    Technique("unique-rectangle-4", "Unique Rectangle Type 4", "uniqueness", 4.6,
+              partial(uniqueness.unique_rectangles, types=(4,)), default=False),
+    Technique("bug+1", "BUG+1", "uniqueness", 5.6, uniqueness.bug_plus_one, default=False),
     # almost-locked sets (estimates: SE has no ALS rule; ALS-XZ generalises the wings and sits above
     # the jellyfish, the ALS-XY-wing between the XY-chain and the AIC, death blossom above grouped AICs)
     Technique("als-xz", "ALS-XZ", "als", 5.9, alsets.als_xz),
