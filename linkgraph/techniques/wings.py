@@ -24,6 +24,12 @@ each other, joined by a strong link on ``x`` (each end of it sees one cell):
 ``c1#y = c1#x - p#x = q#x - c2#x = c2#y``, so ``y`` leaves every cell that
 sees both. Its proof is a chain.
 
+The searches work on bit masks (Python ints) of cells and digits. Bent subsets
+are grown cell by cell inside each pair of houses, cutting a branch once its
+digits number more than its size or it can no longer reach both houses' own
+cells; the XY- and XYZ-wing rungs share one search per grid (a small cache:
+a grid is immutable and hashable).
+
 References
 ----------
 SudokuWiki "XY-Wing", "XYZ-Wing", "WXYZ-Wing", "W-Wing"; HoDoKu "Wings".
@@ -32,25 +38,24 @@ SudokuWiki "XY-Wing", "XYZ-Wing", "WXYZ-Wing", "W-Wing"; HoDoKu "Wings".
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
+
+import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.techniques.base import bits, pattern_step
-from linkgraph.techniques.chainproof import chain_step, seeing_all
-from linkgraph.techniques.singledigit import _conjugates
+from linkgraph.techniques.chainproof import chain_step
+from linkgraph.techniques.singledigit import _cached, _cell_bits, _cells, _conjugates, _digit_masks, _Shared
 
 __all__ = ["bent_subsets", "w_wings", "wxyz_wings", "xy_wings", "xyz_wings"]
 
 
 def _masks(grid: Grid) -> list[int]:
-    out = []
-    for row in grid.cands:
-        m = 0
-        for d in row.nonzero()[0]:
-            m |= 1 << int(d)
-        out.append(m)
-    return out
+    """Per cell, the bit mask of its live digit indices."""
+    n = grid.size
+    return (grid.cands.astype(np.int64) @ (np.int64(1) << np.arange(n, dtype=np.int64))).tolist()
 
 
 def bent_subsets(grid: Grid, *, size: int = 3) -> Iterator[tuple[tuple[int, ...], int, list[int], list[int]]]:
@@ -58,7 +63,8 @@ def bent_subsets(grid: Grid, *, size: int = 3) -> Iterator[tuple[tuple[int, ...]
 
     Each item is ``(cells, z, eliminations, restricted)``: cell indices, the
     unrestricted digit index (-1 when none), candidate indices eliminated and
-    the restricted digit indices.
+    the restricted digit indices. The search runs once per (grid, size) and is
+    kept for the other rungs that ask about the same grid (XY- and XYZ-wing).
 
     Examples
     --------
@@ -66,82 +72,121 @@ def bent_subsets(grid: Grid, *, size: int = 3) -> Iterator[tuple[tuple[int, ...]
     >>> isinstance(list(lg.techniques.wings.bent_subsets(grid)), list)
     True
     """
-    return _bent_subsets(grid, size)
+    return iter(_cached(f"bent-{size}", grid, lambda grid: _Shared(_bent_subsets(grid, size))))
+
+
+@lru_cache(maxsize=8)
+def _house_pairs(g) -> list[tuple[list[int], int, int]]:
+    """(cells of both, mask of the cells only in the first, only in the second) of every two houses
+    that share cells, in house order."""
+    H = len(g.houses)
+    house_sets = [set(int(c) for c in g.house_cells[h]) for h in range(H)]
+    out = []
+    for a in range(H):
+        for b in range(a + 1, H):
+            if not house_sets[a] & house_sets[b]:
+                continue
+            only_a = sum(1 << c for c in house_sets[a] - house_sets[b])
+            only_b = sum(1 << c for c in house_sets[b] - house_sets[a])
+            out.append((sorted(house_sets[a] | house_sets[b]), only_a, only_b))
+    return out
+
+
+def _bent_combos(grid: Grid, size: int) -> Iterator[tuple[int, ...]]:
+    """Every `size` cells holding `size` digits between them, with a cell only in the first and one
+    only in the second of two houses that share cells; house pairs in order, each pair's cells in
+    `combinations` order, each set of cells once."""
+    masks = _masks(grid)
+    ok = [2 <= m.bit_count() <= size for m in masks]
+    seen: set[tuple[int, ...]] = set()
+    for both, only_a, only_b in _house_pairs(grid.geometry):
+        pool = [c for c in both if ok[c]]
+        if len(pool) < size:
+            continue
+        for combo in _small_unions(pool, masks, size, only_a, only_b):
+            if combo not in seen:
+                seen.add(combo)
+                yield combo
+
+
+def _small_unions(pool: list[int], masks: list[int], size: int, only_a: int, only_b: int) -> list[tuple[int, ...]]:
+    """Combinations of `size` cells of `pool` (in `combinations` order) whose digits number exactly
+    `size` and that hold a cell of `only_a` and one of `only_b` (cell masks); branches whose digits
+    already number more, or that can no longer reach both masks, are cut."""
+    out: list[tuple[int, ...]] = []
+    L = len(pool)
+    pm = [masks[c] for c in pool]
+    side = [(only_a >> c & 1) | (only_b >> c & 1) << 1 for c in pool]  # bit 0: only_a, bit 1: only_b
+    reach = [0] * (L + 1)  # the sides still on offer from position i on
+    for i in range(L - 1, -1, -1):
+        reach[i] = reach[i + 1] | side[i]
+
+    def grow(start: int, chosen: tuple[int, ...], union: int, sides: int) -> None:
+        left = size - len(chosen) - 1
+        for i in range(start, L - left):
+            u = union | pm[i]
+            if u.bit_count() > size:
+                continue
+            s = sides | side[i]
+            if left:
+                if s | reach[i + 1] == 3:
+                    grow(i + 1, (*chosen, pool[i]), u, s)
+            elif s == 3 and u.bit_count() == size:
+                out.append((*chosen, pool[i]))
+
+    grow(0, (), 0, 0)
+    return out
 
 
 def _bent_subsets(grid: Grid, size: int):
     g = grid.geometry
     n = g.size
     masks = _masks(grid)
-    counts = grid.counts
-    peers = g.peers
-    seen: set[tuple[int, ...]] = set()
-    ok = [(2 <= counts[c] <= size) for c in range(g.number_of_cells)]
-    H = len(g.houses)
-    house_sets = [set(int(c) for c in g.house_cells[h]) for h in range(H)]
-    for a in range(H):
-        for b in range(a + 1, H):
-            if not house_sets[a] & house_sets[b]:
-                continue
-            pool = sorted(c for c in house_sets[a] | house_sets[b] if ok[c])
-            if len(pool) < size:
-                continue
-            only_a = house_sets[a] - house_sets[b]
-            only_b = house_sets[b] - house_sets[a]
-            for combo in _small_unions(pool, masks, size):
-                if not (only_a.intersection(combo) and only_b.intersection(combo)):
-                    continue
-                if set(g.cell_houses[combo[0]]).intersection(*(g.cell_houses[c] for c in combo[1:])):
-                    continue
-                if combo in seen:
-                    continue
-                seen.add(combo)
-                union = 0
-                for c in combo:
-                    union |= masks[c]
-                free, restricted = [], []
-                for d in bits(union):
-                    places = [c for c in combo if masks[c] >> d & 1]
-                    if all(peers[x, y] for x, y in combinations(places, 2)):
-                        restricted.append(d)
-                    else:
-                        free.append(d)
-                if len(free) > 1:
-                    continue
-                targets: list[int] = []
-                for d in free or restricted:
-                    places = [c * n + d for c in combo if masks[c] >> d & 1]
-                    targets += [int(t) for t in seeing_all(grid, places) if t % n == d and t // n not in combo]
-                if targets:
-                    yield combo, (free[0] if free else -1), sorted(set(targets)), restricted
+    cells = _cells(g)
+    peer_mask = cells.peer_mask
+    house_sets = cells.house_sets
+    digit_cells = _digit_masks(grid)
+    for combo in _bent_combos(grid, size):
+        if house_sets[combo[0]].intersection(*(house_sets[c] for c in combo[1:])):
+            continue  # inside one house: a naked subset, not bent
+        combo_mask = 0
+        for c in combo:
+            combo_mask |= 1 << c
+        union = 0
+        for c in combo:
+            union |= masks[c]
+        free, restricted = [], []
+        places: dict[int, list[int]] = {}
+        for d in bits(union):
+            at = places[d] = [c for c in combo if masks[c] >> d & 1]
+            if all(peer_mask[x] >> y & 1 for x, y in combinations(at, 2)):
+                restricted.append(d)
+            else:
+                free.append(d)
+        if len(free) > 1:
+            continue
+        targets: list[int] = []
+        for d in free or restricted:
+            hit = digit_cells[d] & ~combo_mask
+            for c in places[d]:
+                hit &= peer_mask[c]
+            targets += [t * n + d for t in _cell_bits(hit)]
+        if targets:
+            yield combo, (free[0] if free else -1), sorted(set(targets)), restricted
 
 
-def _small_unions(pool: list[int], masks: list[int], size: int) -> Iterator[tuple[int, ...]]:
-    """Combinations of `size` cells of `pool` whose digits number exactly `size` (pruned search)."""
-    def grow(start: int, chosen: tuple[int, ...], union: int) -> Iterator[tuple[int, ...]]:
-        if len(chosen) == size:
-            if union.bit_count() == size:
-                yield chosen
-            return
-        for i in range(start, len(pool) - (size - len(chosen)) + 1):
-            u = union | masks[pool[i]]
-            if u.bit_count() <= size:
-                yield from grow(i + 1, (*chosen, pool[i]), u)
-
-    return grow(0, (), 0)
-
-
-def _wing_name(grid: Grid, combo: tuple[int, ...]) -> str:
+def _wing_name(counts, combo: tuple[int, ...]) -> str:
     if len(combo) == 4:
         return "wxyz-wing"
-    return "xy-wing" if all(grid.counts[c] == 2 for c in combo) else "xyz-wing"
+    return "xy-wing" if all(counts[c] == 2 for c in combo) else "xyz-wing"
 
 
 def _wings(grid: Grid, wanted: str, size: int) -> Iterator[Step]:
     g = grid.geometry
     n = g.size
-    for combo, z, elims, restricted in _bent_subsets(grid, size):
-        if _wing_name(grid, combo) != wanted:
+    counts = grid.counts.tolist()
+    for combo, z, elims, restricted in bent_subsets(grid, size=size):
+        if _wing_name(counts, combo) != wanted:
             continue
         places = {d: [c for c in combo if grid.cands[c, d]] for d in {*restricted, z} if d >= 0}
         default = {}
@@ -222,25 +267,32 @@ def _w_wings(grid: Grid) -> Iterator[Step]:
     g = grid.geometry
     n = g.size
     masks = _masks(grid)
-    bivalue = [c for c in range(g.number_of_cells) if grid.counts[c] == 2]
-    conj = {d: _conjugates(grid, d) for d in range(n)}
+    peer_mask = _cells(g).peer_mask
+    digit_cells = _digit_masks(grid)
+    bivalue = [c for c, m in enumerate(masks) if m.bit_count() == 2]
+    alike: dict[int, list[int]] = {}
+    for c in bivalue:
+        alike.setdefault(masks[c], []).append(c)
     seen: set[tuple] = set()
-    for c1, c2 in combinations(bivalue, 2):
-        if masks[c1] != masks[c2] or g.peers[c1, c2]:
-            continue
-        for x in bits(masks[c1]):
-            y = next(d for d in bits(masks[c1]) if d != x)
-            targets = [int(t) for t in seeing_all(grid, [c1 * n + y, c2 * n + y]) if t % n == y]
-            if not targets:
+    for c1 in bivalue:
+        for c2 in alike[masks[c1]]:
+            if c2 <= c1 or peer_mask[c1] >> c2 & 1:
                 continue
-            for pair in conj[x]:
-                for p, q in (pair, pair[::-1]):
-                    if p in (c1, c2) or q in (c1, c2) or not (g.peers[p, c1] and g.peers[q, c2]):
-                        continue
-                    key = (c1, c2, y)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    idx = [c1 * n + y, c1 * n + x, p * n + x, q * n + x, c2 * n + x, c2 * n + y]
-                    nodes = [g.candidate(k) for k in idx]
-                    yield chain_step("w-wing", grid, nodes, eliminations=targets)
+            both = peer_mask[c1] & peer_mask[c2]
+            for x in bits(masks[c1]):
+                y = next(d for d in bits(masks[c1]) if d != x)
+                hit = both & digit_cells[y]
+                if not hit:
+                    continue
+                targets = [t * n + y for t in _cell_bits(hit)]
+                for pair in _conjugates(grid, x):
+                    for p, q in (pair, pair[::-1]):
+                        if p in (c1, c2) or q in (c1, c2) or not (peer_mask[p] >> c1 & 1 and peer_mask[q] >> c2 & 1):
+                            continue
+                        key = (c1, c2, y)
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        idx = [c1 * n + y, c1 * n + x, p * n + x, q * n + x, c2 * n + x, c2 * n + y]
+                        nodes = [g.candidate(k) for k in idx]
+                        yield chain_step("w-wing", grid, nodes, eliminations=targets)
