@@ -259,8 +259,10 @@ def als_table(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> AlsTable:
     --------
     >>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
     >>> table = lg.techniques.alsets.als_table(grid)
-    >>> str(table.als(0)), table.restricted.shape == (len(table), len(table))
-    ('r1c4{12}', True)
+    >>> str(table.als(0))  # smallest first, then by cells: the bivalue r2c6
+    'r2c6{28}'
+    >>> table.restricted.shape == (len(table), len(table))
+    True
     """
     if isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 1:
         raise OptionError(f"max_size: expected a whole number of cells >= 1, found {max_size!r}")
