@@ -193,39 +193,46 @@ def _coloring(grid: Grid, technique: str, *, medusa: bool) -> Iterator[Step]:
     cl = _Clusters(grid, medusa=medusa)
     if not cl.clusters:
         return
-    live = grid.live
-    # every colour class at once: class 2c + x is colour x of cluster c
+    # work over the live candidates only: column j is candidate L[j]
+    L = np.flatnonzero(grid.live)
+    pos = np.full(g.number_of_candidates + 1, len(L))  # dead candidates -> an extra column
+    pos[L] = np.arange(len(L))
+    # every colour class at once: class 2c + x is colour x of cluster c (each cluster has both)
     order = sorted(cl.color, key=lambda k: (2 * cl.cluster[k] + cl.color[k], k))
     nodes = np.array(order)
     klass = np.array([2 * cl.cluster[k] + cl.color[k] for k in order])
     starts = np.flatnonzero(np.r_[True, klass[1:] != klass[:-1]])
-    seen = np.logical_or.reduceat(g.sees[nodes], starts, axis=0) & live
+    seen = np.logical_or.reduceat(g.sees[np.ix_(nodes, L)], starts, axis=0)
     if not medusa:  # one digit per cluster, linked through houses only
-        digit = nodes[starts] % g.size
-        seen &= (np.arange(g.number_of_candidates) % g.size)[None, :] == digit[:, None]
+        seen &= (L % g.size)[None, :] == (nodes[starts] % g.size)[:, None]
+    at = pos[nodes]
     twice = np.zeros(len(starts), dtype=bool)
-    np.logical_or.at(twice, klass, seen[klass, nodes])
+    np.logical_or.at(twice, klass, seen[klass, at])
     mine = np.zeros_like(seen)
-    mine[klass, nodes] = True
+    mine[klass, at] = True
     emptied = np.full(len(starts), -1)
     if medusa:
-        off = seen | mine.reshape(-1, 2, seen.shape[1])[:, ::-1].reshape(seen.shape)
-        members = g.set_members
-        occupied = live[members].any(axis=1)
-        hit = occupied[None, :] & ~(live[None, :] & ~off)[:, members].any(axis=2)
+        off = seen | mine.reshape(-1, 2, len(L))[:, ::-1].reshape(seen.shape)
+        left = np.zeros((len(starts), len(L) + 1), dtype=bool)
+        left[:, :-1] = ~off
+        members = pos[g.set_members]
+        occupied = (members < len(L)).any(axis=1)
+        hit = occupied[None, :] & ~left[:, members].any(axis=2)
         emptied = np.where(hit.any(axis=1), hit.argmax(axis=1), -1)
-    pairs = seen.reshape(-1, 2, seen.shape[1])
+    pairs = seen.reshape(-1, 2, len(L))
     elim = pairs.all(axis=1) & ~mine.reshape(pairs.shape).any(axis=1)
-    for c in range(len(cl.clusters)):
-        colors = (nodes[klass == 2 * c], nodes[klass == 2 * c + 1])
-        bad = [(x, None if twice[2 * c + x] else int(emptied[2 * c + x]))
-               for x in (0, 1) if twice[2 * c + x] or emptied[2 * c + x] >= 0]
-        if len(bad) == 2:
+    failing = (twice | (emptied >= 0)).reshape(-1, 2)
+    bounds = np.r_[starts, len(nodes)].tolist()
+    for c in np.flatnonzero(failing.any(axis=1) | elim.any(axis=1)).tolist():
+        colors = (nodes[bounds[2 * c]:bounds[2 * c + 1]], nodes[bounds[2 * c + 1]:bounds[2 * c + 2]])
+        if failing[c].all():
             continue  # both colours fail: the grid itself is broken
-        if bad:
-            yield _false_color_step(technique, grid, cl, c, colors, *bad[0], medusa)
-        elif elim[c].any():
-            yield _elimination_step(technique, grid, cl, c, colors, np.flatnonzero(elim[c]), medusa)
+        if failing[c].any():
+            x = int(failing[c].argmax())
+            empty_set = None if twice[2 * c + x] else int(emptied[2 * c + x])
+            yield _false_color_step(technique, grid, cl, c, colors, x, empty_set, medusa)
+        else:
+            yield _elimination_step(technique, grid, cl, c, colors, L[elim[c]], medusa)
 
 
 # ---- proofs -------------------------------------------------------------------
