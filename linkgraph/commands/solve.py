@@ -86,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
             if args.explain:
                 print(f"           {_english(step)}")
         state = "solved" if result.solved else f"stuck with {int((~result.final.placed).sum())} open cells"
+        if not result.solved and args.max_steps is not None and len(result.steps) >= args.max_steps:
+            state = f"stopped at --max-steps {args.max_steps} with {int((~result.final.placed).sum())} open cells"
         print(f"{state}; {len(result.steps)} steps; rating {result.rating:.1f}")
         if not result.solved:
             print(result.final.to_candidates(pretty=True))
