@@ -1,0 +1,145 @@
+"""Resource limits: files stream in bounded memory; one puzzle's work has a bound that is reported.
+
+- `linkgraph.io.read_puzzles` reads line by line: the traced peak stays far below
+  the file size (20,000 lines by default, 100,000 and a million behind ``-m slow``).
+- The bounds on one puzzle's work, as documented: ``solve(max_steps=)`` /
+  ``linkgraph solve --max-steps`` (the path stops and says so),
+  ``nets.solve_with_nets(max_steps=)``, and the per-puzzle time limit of a batch
+  (``--timeout``: a ``Timeout: line N`` row, the run carries on). The chain and net
+  searches themselves have no time bound of their own: on a 9x9 grid their work is
+  bounded by the candidates (one propagation per premise).
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+import linkgraph as lg
+from linkgraph.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = (ROOT / "linkgraph/data/puzzles/top95.txt").read_text().splitlines()[:5]
+
+
+def _big_file(path: Path, lines: int) -> Path:
+    """`lines` puzzle lines: five puzzles repeated, with a comment and a bad line now and then."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for i in range(lines):
+            if i % 10_000 == 1:
+                fh.write("# a comment\n")
+            fh.write(PUZZLES[i % 5][:80] + "\n" if i % 10_000 == 7 else PUZZLES[i % 5] + "\n")
+    return path
+
+
+def _stream(path: Path) -> tuple[int, int, int]:
+    """(puzzle lines read, bad lines, traced peak bytes) of one pass over the file."""
+    count = bad = 0
+    tracemalloc.start()
+    try:
+        for line in lg.io.read_puzzles(path):
+            count += 1
+            bad += len(line.puzzle) != 81
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return count, bad, peak
+
+
+def test_read_puzzles_streams_20k_lines_in_bounded_memory(tmp_path):
+    # tracemalloc slows reading about 6x: 20,000 lines here, 100,000 and a million below
+    path = _big_file(tmp_path / "big.txt", 20_000)
+    size = path.stat().st_size
+    count, bad, peak = _stream(path)
+    assert count == 20_000 and bad == 2
+    assert peak < 256 * 1024 and peak < size / 5, (peak, size)
+
+
+@pytest.mark.slow
+def test_read_puzzles_streams_100k_lines_in_bounded_memory(tmp_path):
+    path = _big_file(tmp_path / "big.txt", 100_000)
+    size = path.stat().st_size
+    count, bad, peak = _stream(path)
+    assert count == 100_000 and bad == 10
+    assert peak < 256 * 1024 and peak < size / 20, (peak, size)
+
+
+@pytest.mark.slow
+def test_read_puzzles_streams_a_million_lines_in_bounded_memory(tmp_path):
+    path = _big_file(tmp_path / "huge.txt", 1_000_000)
+    size = path.stat().st_size  # about 82 MB
+    count, bad, peak = _stream(path)
+    assert count == 1_000_000 and bad == 100
+    assert peak < 256 * 1024 and peak < size / 200, (peak, size)
+
+
+def test_a_huge_single_line_is_a_bad_line_not_a_crash(tmp_path):
+    path = tmp_path / "huge_line.txt"
+    path.write_text(PUZZLES[0] + "\n" + "7" * 2_000_000 + "\n" + PUZZLES[1] + "\n")
+    lines = list(lg.io.read_puzzles(path))
+    assert [line.number for line in lines] == [1, 2, 3]
+    with pytest.raises(lg.PuzzleFormatError, match="line 2: expected 81 cells .*found 2000000"):
+        lines[1].grid()
+    assert lines[2].grid() == lg.Grid.parse(PUZZLES[1])
+
+
+def test_start_and_limit_stop_early(tmp_path):
+    path = _big_file(tmp_path / "big.txt", 1000)
+    lines = list(lg.io.read_puzzles(path, start=10, limit=3))
+    # line 2 is a comment, so puzzle line 11 is file line 12
+    assert [line.number for line in lines] == [12, 13, 14]
+
+
+# ---- bounds on one puzzle's work -----------------------------------------------------
+
+
+def test_solve_max_steps_bounds_the_path():
+    grid = lg.Grid.parse(lg.samples.EULER_01)
+    result = lg.solve(grid, ladder="basic", max_steps=3)
+    assert len(result.steps) == 3 and not result.solved
+    assert lg.solve(grid, ladder="basic", max_steps=0).steps == ()
+
+
+def test_cli_solve_reports_the_step_bound(capsys):
+    code = main(["solve", "--max-steps", "3", lg.samples.EULER_01])
+    out, err = capsys.readouterr()
+    assert code == 1 and err == ""
+    open_cells = 81 - sum(ch != "." for ch in lg.samples.EULER_01) - 3  # three singles placed
+    assert [ln for ln in out.splitlines() if ln.startswith("stopped")] == [
+        f"stopped at --max-steps 3 with {open_cells} open cells; 3 steps; rating 1.5"
+    ]
+    main(["solve", lg.samples.EULER_01])
+    assert "stopped" not in capsys.readouterr().out  # a full path says "solved"
+
+
+def test_solve_with_nets_max_steps_bounds_the_net_steps():
+    grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    final, steps, solved = lg.nets.solve_with_nets(grid, max_steps=1)
+    assert len(steps) == 1 and not solved
+
+
+def test_batch_timeout_is_a_row_and_the_run_goes_on(tmp_path):
+    # the nets job on hard puzzles takes far longer than a millisecond; a bad line and
+    # the lines after each time-out still get their rows
+    path = tmp_path / "hard.txt"
+    famous = (ROOT / "linkgraph/data/puzzles/famous.txt").read_text().splitlines()[:2]
+    path.write_text("\n".join([famous[0], "not a puzzle", famous[1]]) + "\n")
+    out = tmp_path / "rows.jsonl"
+    summary = lg.batch.run_batch(path, "nets", out=out, workers=1, timeout=0.001, times=False)
+    rows = lg.batch.read_rows(out)
+    assert [r["line"] for r in rows] == [1, 2, 3]
+    assert rows[0]["error"] == "Timeout: line 1: no result within 0.001 s"
+    assert rows[1]["error"].startswith("PuzzleFormatError: line 2")
+    assert rows[2]["error"] == "Timeout: line 3: no result within 0.001 s"
+    assert summary.timeouts == 2 and summary.errors == 3
+
+
+def test_cli_batch_reports_time_outs(capsys, tmp_path):
+    path = tmp_path / "hard.txt"
+    path.write_text((ROOT / "linkgraph/data/puzzles/famous.txt").read_text().splitlines()[0] + "\n")
+    code = main(["batch", str(path), "--job", "nets", "--workers", "1", "--timeout", "0.001",
+                 "--out", str(tmp_path / "rows.csv")])
+    err = capsys.readouterr().err
+    assert code == 0 and "1 rows (1 errors, 1 time-outs)" in err
