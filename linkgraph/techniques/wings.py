@@ -24,11 +24,12 @@ each other, joined by a strong link on ``x`` (each end of it sees one cell):
 ``c1#y = c1#x - p#x = q#x - c2#x = c2#y``, so ``y`` leaves every cell that
 sees both. Its proof is a chain.
 
-The searches work on bit masks (Python ints) of cells and digits. Bent subsets
-are grown cell by cell inside each pair of houses, cutting a branch once its
-digits number more than its size or it can no longer reach both houses' own
-cells; the XY- and XYZ-wing rungs share one search per grid (a small cache:
-a grid is immutable and hashable).
+The searches work on bit masks of cells and digits. Bent subsets are screened
+inside each pair of houses with numpy (the digits of every combination of the
+pair's cells ORed at once; long pools are grown cell by cell instead), then
+the digits that stay free are found for all subsets at once; the XY- and
+XYZ-wing rungs share one search per grid (a small cache: a grid is immutable
+and hashable).
 
 References
 ----------
@@ -92,21 +93,47 @@ def _house_pairs(g) -> list[tuple[list[int], int, int]]:
     return out
 
 
+@lru_cache(maxsize=64)
+def _index_table(length: int, size: int) -> np.ndarray:
+    """(combinations, size) positions, in `itertools.combinations` order."""
+    return np.array(list(combinations(range(length), size)), dtype=np.intp).reshape(-1, size)
+
+
 def _bent_combos(grid: Grid, size: int) -> Iterator[tuple[int, ...]]:
     """Every `size` cells holding `size` digits between them, with a cell only in the first and one
     only in the second of two houses that share cells; house pairs in order, each pair's cells in
-    `combinations` order, each set of cells once."""
+    `combinations` order, each set of cells once.
+
+    Pools of up to 18 cells are screened with numpy, all pairs of one pool length at
+    once (digits ORed over a table of position combinations); longer ones are grown.
+    """
     masks = _masks(grid)
     ok = [2 <= m.bit_count() <= size for m in masks]
-    seen: set[tuple[int, ...]] = set()
-    for both, only_a, only_b in _house_pairs(grid.geometry):
+    pools: dict[int, list[tuple[int, list[int], list[int]]]] = {}
+    hits: list[tuple[int, tuple[int, ...]]] = []
+    for p, (both, only_a, only_b) in enumerate(_house_pairs(grid.geometry)):
         pool = [c for c in both if ok[c]]
         if len(pool) < size:
             continue
-        for combo in _small_unions(pool, masks, size, only_a, only_b):
-            if combo not in seen:
-                seen.add(combo)
-                yield combo
+        if len(pool) > 18:
+            hits += [(p, combo) for combo in _small_unions(pool, masks, size, only_a, only_b)]
+            continue
+        side = [(only_a >> c & 1) | (only_b >> c & 1) << 1 for c in pool]
+        pools.setdefault(len(pool), []).append((p, pool, side))
+    for length, group in pools.items():
+        table = _index_table(length, size)
+        pm = np.array([[masks[c] for c in pool] for _, pool, _ in group], dtype=np.int64)[:, table]
+        sd = np.array([side for _, _, side in group], dtype=np.int64)[:, table]
+        good = (np.bitwise_count(np.bitwise_or.reduce(pm, axis=2)) == size) & (np.bitwise_or.reduce(sd, axis=2) == 3)
+        for gi, row in np.argwhere(good).tolist():
+            p, pool, _ = group[gi]
+            hits.append((p, tuple(pool[i] for i in table[row].tolist())))
+    hits.sort()
+    seen: set[tuple[int, ...]] = set()
+    for _, combo in hits:
+        if combo not in seen:
+            seen.add(combo)
+            yield combo
 
 
 def _small_unions(pool: list[int], masks: list[int], size: int, only_a: int, only_b: int) -> list[tuple[int, ...]]:
@@ -141,35 +168,37 @@ def _small_unions(pool: list[int], masks: list[int], size: int, only_a: int, onl
 def _bent_subsets(grid: Grid, size: int):
     g = grid.geometry
     n = g.size
+    combos = list(_bent_combos(grid, size))
+    if not combos:
+        return
     masks = _masks(grid)
     cells = _cells(g)
     peer_mask = cells.peer_mask
     house_sets = cells.house_sets
     digit_cells = _digit_masks(grid)
-    for combo in _bent_combos(grid, size):
+    # a digit is free (unrestricted) when two of its places in the subset do not see each other;
+    # screened for every subset at once
+    K = np.array(combos, dtype=np.intp)
+    has = (np.array(masks, dtype=np.int64)[K][:, :, None] >> np.arange(n)) & 1 == 1  # (subsets, size, digits)
+    apart = ~g.peers[K[:, :, None], K[:, None, :]] & ~np.eye(size, dtype=bool)  # (subsets, size, size)
+    free_digits = (has[:, :, None, :] & has[:, None, :, :] & apart[:, :, :, None]).any(axis=(1, 2))
+    for k in np.flatnonzero(free_digits.sum(axis=1) <= 1).tolist():
+        combo = combos[k]
         if house_sets[combo[0]].intersection(*(house_sets[c] for c in combo[1:])):
             continue  # inside one house: a naked subset, not bent
         combo_mask = 0
-        for c in combo:
-            combo_mask |= 1 << c
         union = 0
         for c in combo:
+            combo_mask |= 1 << c
             union |= masks[c]
-        free, restricted = [], []
-        places: dict[int, list[int]] = {}
-        for d in bits(union):
-            at = places[d] = [c for c in combo if masks[c] >> d & 1]
-            if all(peer_mask[x] >> y & 1 for x, y in combinations(at, 2)):
-                restricted.append(d)
-            else:
-                free.append(d)
-        if len(free) > 1:
-            continue
+        free = [d for d in bits(union) if free_digits[k, d]]
+        restricted = [d for d in bits(union) if not free_digits[k, d]]
         targets: list[int] = []
         for d in free or restricted:
             hit = digit_cells[d] & ~combo_mask
-            for c in places[d]:
-                hit &= peer_mask[c]
+            for c in combo:
+                if masks[c] >> d & 1:
+                    hit &= peer_mask[c]
             targets += [t * n + d for t in _cell_bits(hit)]
         if targets:
             yield combo, (free[0] if free else -1), sorted(set(targets)), restricted
