@@ -50,15 +50,24 @@ MAX_NODES = 24
 
 @dataclass
 class _Net:
-    """The nodes (candidate indices or member lists) and their link matrices."""
+    """The nodes (as member candidate indices) and their link matrices."""
 
-    nodes: list  # Candidate or Group values
+    geometry: object
     members: list[list[int]]  # candidate indices per node
     strong: np.ndarray  # (N, N) bool
     weak: np.ndarray  # (N, N) bool, includes strong
     sees_all: np.ndarray  # (N, C) bool: candidate sees every member of the node (and is none)
     off: np.ndarray | None = None  # BFS levels, filled by the search
     on: np.ndarray | None = None
+
+    def node(self, i: int):
+        """The Candidate or Group of node `i` (built when a chain is read back)."""
+        g = self.geometry
+        mem = self.members[i]
+        if len(mem) == 1:
+            return g.candidate(mem[0])
+        n = g.size
+        return Group(tuple(g.cell(k // n) for k in mem), mem[0] % n + 1)
 
 
 def _set_pairs(holders: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -67,11 +76,16 @@ def _set_pairs(holders: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     if width < 2:
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty, empty
-    i, j = np.triu_indices(width, 1)
+    i, j = _triu(width)
     a, b = holders[:, i], holders[:, j]
     ok = (a >= 0) & (b >= 0)
     rows = np.nonzero(ok)[0]
     return rows, a[ok], b[ok]
+
+
+@lru_cache(maxsize=64)
+def _triu(width: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.triu_indices(width, 1)
 
 
 def _links(N: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -81,7 +95,9 @@ def _links(N: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return m
 
 
-def _candidate_net(grid: Grid, mode: str, digit: int | None = None) -> _Net:
+def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_major: bool = False) -> _Net:
+    """The candidate net of `mode` ("x", "xy" or "aic"); for "x" without `digit`, every digit's
+    net side by side (no link joins two digits), ordered digit by digit when `digit_major`."""
     g = grid.geometry
     n = g.size
     live = grid.live
@@ -91,9 +107,10 @@ def _candidate_net(grid: Grid, mode: str, digit: int | None = None) -> _Net:
         idx = idx[idx % n == digit]
     if mode == "xy":
         idx = idx[counts[idx // n] == 2]
+    if digit_major:
+        idx = idx[np.argsort(idx % n, kind="stable")]
     N = len(idx)
-    nodes = [g.candidate(k) for k in idx]
-    members = [[int(k)] for k in idx]
+    members = [[k] for k in idx.tolist()]
     local = np.full(g.number_of_candidates, -1, dtype=np.intp)
     local[idx] = np.arange(N)
     holders = local[g.set_members]  # (S, n): node index of each set member, -1 if none
@@ -114,12 +131,13 @@ def _candidate_net(grid: Grid, mode: str, digit: int | None = None) -> _Net:
     np.fill_diagonal(weak, False)
     weak |= strong
     sees_all = g.sees[idx] & live[None, :]
-    return _Net(nodes, members, strong, weak, sees_all)
+    return _Net(g, members, strong, weak, sees_all)
 
 
 @lru_cache(maxsize=8)
-def _intersections(g) -> tuple[tuple[int, ...], ...]:
-    """Cells of each box-line intersection with 2+ cells, boxes first, then lines, in house order."""
+def _intersections(g) -> np.ndarray:
+    """(intersections, width) cells of each box-line intersection with 2+ cells, boxes first, then
+    lines, in house order; -1 pads the narrower ones."""
     boxes = [h for h, house in enumerate(g.houses) if house.kind == "box"]
     lines = [h for h, house in enumerate(g.houses) if house.kind in ("row", "col")]
     out = []
@@ -128,8 +146,12 @@ def _intersections(g) -> tuple[tuple[int, ...], ...]:
         for h in lines:
             cells = sorted(box_cells.intersection(int(c) for c in g.house_cells[h]))
             if len(cells) >= 2:
-                out.append(tuple(cells))
-    return tuple(out)
+                out.append(cells)
+    width = max((len(c) for c in out), default=2)
+    table = np.full((len(out), width), -1, dtype=np.intp)
+    for i, cells in enumerate(out):
+        table[i, : len(cells)] = cells
+    return table
 
 
 def _grouped_net(grid: Grid) -> _Net:
@@ -137,43 +159,33 @@ def _grouped_net(grid: Grid) -> _Net:
     g = grid.geometry
     n = g.size
     live = grid.live
-    cands = grid.cands
-    idx = [int(k) for k in np.flatnonzero(live)]
-    nodes: list = [g.candidate(k) for k in idx]
-    members = [[k] for k in idx]
-    for cells in _intersections(g):
-        sub = cands[list(cells)]  # (cells, n)
-        for d in np.flatnonzero(sub.sum(axis=0) >= 2):
-            d = int(d)
-            mem = [c * n + d for c in cells if live[c * n + d]]
-            nodes.append(Group(tuple(g.cell(k // n) for k in mem), d + 1))
-            members.append(mem)
-    N, C = len(nodes), g.number_of_candidates
-    size = np.array([len(m) for m in members], dtype=np.intp)
-    # padded member table (N, 3+): -1 = none; every group lies in one intersection
-    width = int(size.max()) if N else 1
+    idx = np.flatnonzero(live)
+    # group nodes, by intersection then digit: the live places of the digit in the intersection
+    inter = _intersections(g)
+    cand_table = np.where(inter[:, :, None] >= 0, inter[:, :, None] * n + np.arange(n), -1)  # (I, w, n)
+    on = (cand_table >= 0) & live[np.maximum(cand_table, 0)]
+    gi, gd = np.nonzero(on.sum(axis=1) >= 2)
+    group_table = np.where(on[gi, :, gd], cand_table[gi, :, gd], -1)  # (groups, w), in cell order
+    # members packed to the left, as lists
+    order = np.argsort(group_table < 0, axis=1, kind="stable")
+    group_table = np.take_along_axis(group_table, order, axis=1)
+    members = [[k] for k in idx.tolist()]
+    members += [[k for k in row if k >= 0] for row in group_table.tolist()]
+    N, C = len(members), g.number_of_candidates
+    width = max(1, group_table.shape[1])
     table = np.full((N, width), -1, dtype=np.intp)
-    for i, mem in enumerate(members):
-        table[i, : len(mem)] = mem
+    table[: len(idx), 0] = idx
+    table[len(idx) :] = group_table
     valid = table >= 0
+    size = valid.sum(axis=1)
     safe = np.where(valid, table, 0)
     inc = g.incidence
     sees = g.sees
     # node i lies inside set s when all its members are members of s; it sees candidate t when all do
     inside = np.logical_and.reduce(inc[safe] | ~valid[:, :, None], axis=1)  # (N, S)
     sees_all = np.logical_and.reduce(sees[safe] | ~valid[:, :, None], axis=1)  # (N, C)
-    M = np.zeros((N, C), dtype=bool)
-    rows = np.repeat(np.arange(N), width)[valid.ravel()]
-    M[rows, table[valid]] = True
-    sees_all &= live[None, :] & ~M
-    # overlap: two nodes share a member (a candidate and its group, two groups)
-    holder_of = [[] for _ in range(C)]
-    for i, k in zip(rows.tolist(), table[valid].tolist()):
-        holder_of[k].append(i)
-    overlap = np.eye(N, dtype=bool)
-    for hs in holder_of:
-        if len(hs) > 1:
-            overlap[np.ix_(hs, hs)] = True
+    sees_all &= live[None, :]
+    sees_all[np.nonzero(valid)[0], table[valid]] = False
     # holders of each set, padded
     s_idx, n_idx = np.nonzero(inside.T)
     per_set = np.bincount(s_idx, minlength=g.number_of_sets)
@@ -183,15 +195,17 @@ def _grouped_net(grid: Grid) -> _Net:
     holders = np.full((g.number_of_sets, max(hw, 1)), -1, dtype=np.intp)
     holders[s_idx, slot] = n_idx
     s, a, b = _set_pairs(holders)
-    apart = ~overlap[a, b]
-    s, a, b = s[apart], a[apart], b[apart]
+    # two nodes that share a member (a candidate and its group, two groups) are not linked
+    ta, tb = table[a], table[b]
+    overlap = ((ta[:, :, None] == tb[:, None, :]) & (ta[:, :, None] >= 0)).any(axis=(1, 2))
+    s, a, b = s[~overlap], a[~overlap], b[~overlap]
     weak = _links(N, a, b)
     # strong: a set whose live members are exactly the two nodes' members
     live_per_set = live[g.set_members].sum(axis=1)
     full = size[a] + size[b] == live_per_set[s]
     strong = _links(N, a[full], b[full])
     weak |= strong
-    return _Net(nodes, members, strong, weak, sees_all)
+    return _Net(g, members, strong, weak, sees_all)
 
 
 class _Search:
@@ -205,7 +219,7 @@ class _Search:
     """
 
     def __init__(self, net: _Net):
-        N = len(net.nodes)
+        N = len(net.members)
         self.net = net
         self.N = N
         self.words = max(1, (N + 63) // 64)
@@ -321,7 +335,7 @@ def _chains(grid: Grid, nets: list[_Net], technique: str) -> Iterator[Step]:
         for key, a, b in items:
             net = nets[key[1]]
             path = _path(net, net.off, net.on, a, b)
-            nodes = [net.nodes[i] for i in path]
+            nodes = [net.node(i) for i in path]
             if a == b:
                 done = frozenset([-1 - net.members[a][0]])
                 if done not in seen:
@@ -346,8 +360,8 @@ def x_chains(grid: Grid) -> Iterator[Step]:
     >>> step.technique, step.proof.graph["kind"]
     ('x-chain', 'chain')
     """
-    nets = [_candidate_net(grid, "x", d) for d in range(grid.size)]
-    return _chains(grid, nets, "x-chain")
+    # one net for all digits, digit by digit: the same chains in the same order as one net per digit
+    return _chains(grid, [_candidate_net(grid, "x", digit_major=True)], "x-chain")
 
 
 def xy_chains(grid: Grid) -> Iterator[Step]:
