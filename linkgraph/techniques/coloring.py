@@ -285,7 +285,7 @@ class _Proof:
         return v
 
 
-def _witness(cl: _Clusters, parent_depth: dict[int, int], cands: np.ndarray) -> int:
+def _witness(parent_depth: dict[int, int], cands: np.ndarray) -> int:
     """The member of `cands` nearest the root."""
     return min(cands.tolist(), key=lambda k: (parent_depth.get(k, 1 << 30), k))
 
@@ -338,7 +338,7 @@ def _false_color_step(
             if m in cl.color and cl.cluster[m] == c:
                 proof.path(m, True)  # the other colour: OFF in this branch
                 continue
-            a = _witness(cl, depth, on_idx[g.sees[on_idx, m]])
+            a = _witness(depth, on_idx[g.sees[on_idx, m]])
             proof.off(proof.path(a, True), m)
         rule = "cell-emptied" if g.is_cell_set(empty_set) else "unit-emptied"
         witness = str(g.setx(empty_set))
@@ -369,7 +369,7 @@ def _elimination_step(
     for t in targets.tolist():
         kinds = []
         for x in (0, 1):
-            a = _witness(cl, depth, colors[x][g.sees[colors[x], t]])
+            a = _witness(depth, colors[x][g.sees[colors[x], t]])
             branch = cl.color[a] == cl.color[root]
             proof.off(proof.path(a, branch), t, Role.CONCLUSION)
             kinds.append(_kind_of(g, a, t))
