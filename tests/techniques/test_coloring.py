@@ -77,7 +77,7 @@ def test_medusa_rules_are_named():
 
 @pytest.fixture(scope="module")
 def top95(corpus):
-    return prepared(corpus("top95", limit=30))
+    return prepared(corpus("top95", limit=20))
 
 
 @pytest.mark.parametrize("tech", sorted(FINDERS))

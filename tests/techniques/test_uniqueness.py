@@ -104,7 +104,7 @@ def test_checker_rejects_four_boxes():
 
 @pytest.fixture(scope="module")
 def top95(corpus):
-    return prepared(corpus("top95", limit=30))  # proper puzzles: one solution each
+    return prepared(corpus("top95", limit=20))  # proper puzzles: one solution each
 
 
 def test_sound_on_top95(top95):
