@@ -1,0 +1,89 @@
+"""How well does linkgraph's rating follow Sudoku Explainer's? Spearman over a rated corpus.
+
+Reads the output of ``linkgraph batch FILE --job solve`` (CSV or JSONL) for a
+puzzle file whose second column is an SE rating (sudoku_exchange_diabolical,
+hardest_1106), keeps the rows that are solved and have a numeric SE rating,
+and prints Spearman's rank correlation between the SE rating and ours
+(``solver_rating``), with mean ratings per SE band.
+
+    linkgraph batch linkgraph/data/puzzles/diabolical_sample.txt --job solve --out diabolical.csv
+    python examples/rating_study.py diabolical.csv
+
+Spearman's rho is Pearson's correlation of the ranks (ties get their mean
+rank), computed here with numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks 1..n of `values`, ties sharing their mean rank.
+
+    >>> ranks(np.array([10.0, 20.0, 20.0, 5.0])).tolist()
+    [2.0, 3.5, 3.5, 1.0]
+    """
+    order = np.argsort(values, kind="stable")
+    r = np.empty(len(values))
+    r[order] = np.arange(1, len(values) + 1)
+    for v in np.unique(values):
+        tie = values == v
+        r[tie] = r[tie].mean()
+    return r
+
+
+def spearman(x, y) -> float:
+    """Spearman's rank correlation of two equal-length sequences.
+
+    >>> round(spearman([1, 2, 3, 4], [10, 20, 30, 40]), 3), round(spearman([1, 2, 3], [3, 2, 1]), 3)
+    (1.0, -1.0)
+    """
+    rx, ry = ranks(np.asarray(x, dtype=float)), ranks(np.asarray(y, dtype=float))
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def read_rows(path: Path) -> list[dict]:
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", type=Path, help="output of `linkgraph batch FILE --job solve` (.csv or .jsonl)")
+    args = ap.parse_args(argv)
+    pairs, unsolved, unrated = [], 0, 0
+    for row in read_rows(args.results):
+        try:
+            se = float(row.get("rating") or "")
+        except ValueError:
+            unrated += 1
+            continue
+        if str(row.get("solved")) not in ("1", "True", "true"):
+            unsolved += 1
+            continue
+        pairs.append((se, float(row["solver_rating"])))
+    if len(pairs) < 3:
+        print("fewer than 3 solved, rated puzzles: nothing to correlate", file=sys.stderr)
+        return 1
+    se, ours = map(np.array, zip(*pairs))
+    print(f"puzzles {len(pairs)} (left out: {unsolved} unsolved, {unrated} without an SE rating)")
+    print(f"Spearman rho = {spearman(se, ours):.3f}")
+    print("SE band   n   our mean")
+    for lo in np.arange(np.floor(se.min()), se.max() + 1e-9, 0.5):
+        band = (se >= lo) & (se < lo + 0.5)
+        if band.any():
+            print(f"{lo:4.1f}-{lo + 0.5:4.1f} {band.sum():4d}   {ours[band].mean():5.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
