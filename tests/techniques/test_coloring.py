@@ -72,7 +72,10 @@ def test_medusa_rules_are_named():
         for tech, text, _ in CASES if tech == "3d-medusa"
         for step in coloring.medusa(lg.Grid.parse(text))
     )
-    assert rules == ["cell-emptied", "twice-in-cell", "twice-in-unit", "two-colors-elsewhere", "two-colors-in-cell"]
+    assert rules == [
+        "cell-emptied", "twice-in-cell", "twice-in-unit", "two-colors-elsewhere", "two-colors-in-cell",
+        "two-colors-unit-and-cell", "unit-emptied",
+    ]
 
 
 @pytest.fixture(scope="module")
