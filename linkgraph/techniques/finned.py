@@ -130,6 +130,7 @@ class _Shared:
     def __init__(self, records: Iterator[tuple]):
         self.items: list[tuple] = []
         self.source: Iterator[tuple] | None = records
+        self.failed = False  # the search was interrupted (say a job timeout): its items are partial
 
     def __iter__(self) -> Iterator[tuple]:
         i = 0
@@ -140,11 +141,14 @@ class _Shared:
                 continue
             if self.source is None:
                 return
-            item = next(self.source, None)
-            if item is None:
+            try:
+                self.items.append(next(self.source))
+            except StopIteration:
                 self.source = None
                 return
-            self.items.append(item)
+            except BaseException:
+                self.source, self.failed = None, True
+                raise
 
 
 _CACHE: OrderedDict[tuple[Grid, int], _Shared] = OrderedDict()
@@ -155,7 +159,7 @@ def _shared(grid: Grid, size: int) -> _Shared:
     """The finned and sashimi rungs of one size see the same grid in turn: search it once."""
     key = (grid, size)
     hit = _CACHE.get(key)
-    if hit is not None:
+    if hit is not None and not hit.failed:
         _CACHE.move_to_end(key)
         return hit
     shared = _CACHE[key] = _Shared(_records(grid, size))

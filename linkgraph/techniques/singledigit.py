@@ -49,6 +49,7 @@ class _Shared:
     def __init__(self, source: Iterator):
         self.items: list = []
         self.source: Iterator | None = source
+        self.failed = False  # the search was interrupted (say a job timeout): its items are partial
 
     def __iter__(self) -> Iterator:
         i = 0
@@ -64,6 +65,9 @@ class _Shared:
             except StopIteration:
                 self.source = None
                 return
+            except BaseException:
+                self.source, self.failed = None, True
+                raise
 
 
 _CACHE: OrderedDict[tuple[str, Grid], object] = OrderedDict()
@@ -73,7 +77,7 @@ def _cached(kind: str, grid: Grid, make):
     """Per-grid results shared by the rungs that look at the same grid in turn (a few kept)."""
     key = (kind, grid)
     hit = _CACHE.get(key)
-    if hit is None:
+    if hit is None or getattr(hit, "failed", False):
         hit = _CACHE[key] = make(grid)
         while len(_CACHE) > 8:
             _CACHE.popitem(last=False)

@@ -50,3 +50,27 @@ def top95(corpus):
 def test_sound_on_top95(size, top95):
     found = sum(check_sound(list(finned.finned_fish(grid, size=size)), sol, grid) for grid, sol in top95)
     assert found > 0
+
+
+def test_shared_search_survives_an_interruption(monkeypatch):
+    # the finned and sashimi rungs share one lazy search per grid; a search cut short
+    # (say by a job timeout) must not leave a partial list behind for the next call
+    _, text, _ = read_cases("finned")[0]
+    grid = lg.Grid.parse(text)
+    finned._CACHE.clear()
+    expected = [str(s) for s in finned.finned_fish(grid, size=2)]
+    assert expected
+    finned._CACHE.clear()
+    real = finned._records
+
+    def interrupted(grid, size):
+        raise TimeoutError("job timeout")
+        yield from real(grid, size)
+
+    monkeypatch.setattr(finned, "_records", interrupted)
+    with pytest.raises(TimeoutError):
+        list(finned.finned_fish(grid, size=2))
+    monkeypatch.setattr(finned, "_records", real)
+    assert [str(s) for s in finned.finned_fish(grid, size=2)] == expected
+    both = [str(s) for s in finned.finder(2, False)(grid)] + [str(s) for s in finned.finder(2, True)(grid)]
+    assert sorted(both) == sorted(expected)
