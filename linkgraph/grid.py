@@ -318,6 +318,9 @@ class Grid:
 
 
 def _first_repeat(g: Geometry, vals: np.ndarray, *, what: str) -> str | None:
+    ranked = np.sort(vals[g.house_cells], axis=1)
+    if not ((ranked[:, 1:] == ranked[:, :-1]) & (ranked[:, 1:] > 0)).any():
+        return None  # the common case, checked for every house at once
     for cells in g.house_cells:
         seen: dict[int, int] = {}
         for c in cells:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
+import numpy as np
+
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.techniques.base import bits, pattern_step
@@ -35,20 +37,19 @@ def basic_fish(grid: Grid, size: int) -> Iterator[Step]:
     cols = [h for h, house in enumerate(g.houses) if house.kind == "col"]
     cands = grid.cands
     solved = grid.counts == 1
+    weights = 1 << np.arange(n, dtype=np.int64)
     for base_kind, base_houses, cover_houses in (("row", rows, cols), ("col", cols, rows)):
+        if not base_houses:
+            continue
+        lines = g.house_cells[base_houses]  # (lines, n) cells
+        C = cands[lines]  # (lines, n positions, n digits)
+        masks = np.tensordot(weights, C.astype(np.int64), axes=([0], [1]))  # (lines, digits)
+        counts = C.sum(axis=1)
+        has_solved = (C & solved[lines][:, :, None]).any(axis=1)
+        usable = (~has_solved) & (counts >= 2) & (counts <= size)
         for d in range(n):
             # place masks: bit j = position j along the line (column index for rows)
-            place = {}
-            for h in base_houses:
-                cells = g.house_cells[h]
-                if any(solved[c] and cands[c, d] for c in cells):
-                    continue
-                m = 0
-                for j, c in enumerate(cells):
-                    if cands[c, d]:
-                        m |= 1 << j
-                if 2 <= m.bit_count() <= size:
-                    place[h] = m
+            place = {base_houses[i]: int(masks[i, d]) for i in np.flatnonzero(usable[:, d]).tolist()}
             for combo in combinations(sorted(place), size):
                 union = 0
                 for h in combo:

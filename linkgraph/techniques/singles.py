@@ -22,13 +22,13 @@ def _house_singles(grid: Grid) -> Iterator[tuple[int, int]]:
     g = grid.geometry
     live = grid.live
     members = g.set_members[g.number_of_cells :]
-    count = live[members].sum(axis=1)
+    alive = live[members]
+    ones = np.flatnonzero(alive.sum(axis=1) == 1)
+    ks = members[ones, alive[ones].argmax(axis=1)]
     open_cand = np.repeat(~grid.placed, g.size)
-    for i in np.flatnonzero(count == 1):
-        row = members[i]
-        k = int(row[live[row]][0])
+    for i, k in zip(ones.tolist(), ks.tolist()):
         if open_cand[k]:
-            yield g.number_of_cells + int(i), k
+            yield g.number_of_cells + i, k
 
 
 def full_houses(grid: Grid) -> Iterator[Step]:
@@ -44,14 +44,13 @@ def full_houses(grid: Grid) -> Iterator[Step]:
     """
     g = grid.geometry
     open_cells = ~grid.placed
+    values = grid.values
     seen: set[int] = set()
-    for h in range(len(g.houses)):
+    for h in np.flatnonzero(open_cells[g.house_cells].sum(axis=1) == 1).tolist():
         cells = g.house_cells[h]
         idx = np.flatnonzero(open_cells[cells])
-        if len(idx) != 1:
-            continue
         cell = int(cells[idx[0]])
-        solved = {int(v) for v, p in zip(grid.values[cells], grid.placed[cells]) if p}
+        solved = {int(v) for v, p in zip(values[cells], grid.placed[cells]) if p}
         missing = [d for d in range(1, g.size + 1) if d not in solved]
         if len(missing) != 1:
             continue
