@@ -88,6 +88,12 @@ def _triu(width: int) -> tuple[np.ndarray, np.ndarray]:
     return np.triu_indices(width, 1)
 
 
+def _nonzero2(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`np.nonzero` of a C-contiguous 2-d array, through the faster flat form."""
+    flat = np.flatnonzero(m)
+    return flat // m.shape[1], flat % m.shape[1]
+
+
 def _links(N: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     m = np.zeros((N, N), dtype=bool)
     m[a, b] = True
@@ -187,7 +193,7 @@ def _grouped_net(grid: Grid) -> _Net:
     sees_all &= live[None, :]
     sees_all[np.nonzero(valid)[0], table[valid]] = False
     # holders of each set, padded
-    s_idx, n_idx = np.nonzero(inside.T)
+    s_idx, n_idx = _nonzero2(np.ascontiguousarray(inside.T))
     per_set = np.bincount(s_idx, minlength=g.number_of_sets)
     hw = int(per_set.max()) if len(per_set) else 0
     starts = np.concatenate(([0], np.cumsum(per_set)[:-1]))
@@ -239,7 +245,7 @@ class _Search:
 
     def _preds(self, adj: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(targets with a predecessor, segment starts, predecessors sorted by target)."""
-        v, u = np.nonzero(adj.T)
+        v, u = _nonzero2(adj)  # links are symmetric: adj[v, u] == adj[u, v]
         targets, first = np.unique(v, return_index=True)
         return targets, first, u
 
@@ -269,7 +275,7 @@ class _Search:
         if not new.any():
             self.alive = False
             return None
-        reached = self._unpack(new).T  # (start, node)
+        reached = np.ascontiguousarray(self._unpack(new).T)  # (start, node)
         (self.net.on if on else self.net.off)[reached] = self.level
         return reached
 
@@ -303,7 +309,7 @@ def _level_items(net_i: int, search: _Search, reached: np.ndarray) -> list[tuple
     for a in loops.tolist():
         if len(net.members[a]) == 1:
             items.append(((0, net_i, a, 0, a), a, a))
-    a_idx, b_idx = np.nonzero(np.triu(reached, 1))  # a chain read backwards gives the same result
+    a_idx, b_idx = _nonzero2(np.triu(reached, 1))  # a chain read backwards gives the same result
     if len(a_idx):
         packed = search.sees_packed
         counts = _popcount(packed[a_idx] & packed[b_idx])
