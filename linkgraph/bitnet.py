@@ -41,37 +41,51 @@ def _targets(pairs_src, pairs_k):
 
 
 class Tables:
-    """Flattened index tables of one Structure for the bit engine.
+    """Index tables of one Structure for the bit engine.
 
-    Sets with one member force it ON; otherwise a candidate's ON comes from a
-    set whose *other* members are all OFF, and its OFF from an ON peer.
+    ``mem`` (sets, width): members of each set padded with ``L`` (the padding
+    row, never ON, always OFF); ``cs`` (candidates, r): sets of each candidate
+    padded with ``S``. For the rounds the sets are sorted by member count,
+    largest first, and their members laid out column by column (``col_idx``;
+    column ``c`` holds the ``c``-th member of the first ``col_n[c]`` sets), so
+    counting "at least one / at least two" over every set is one gather and a
+    few word-wise operations per column; ``cs_t`` (r, L) gives each
+    candidate's sets as positions in that order (``S``: a padding set).
     """
 
     def __init__(self, st):
         L = self.L = st.size
-        self.S = len(st.sets)
+        S = self.S = len(st.sets)
         self.st = st
-        peers = [np.flatnonzero(st.sees[k]) for k in range(L)]
-        self.peer_idx, self.peer_start, self.peer_k = _segments(peers)
-        others, owner = [], []
-        forced = np.zeros(L, dtype=bool)
-        for j, mem in enumerate(st.members):
-            if len(mem) == 1:
-                forced[mem[0]] = True
-                continue
-            for k in mem:
-                others.append(mem[mem != k])
-                owner.append(int(k))
-        self.forced = forced
-        # segments: one per (candidate, set) pair; then OR over a candidate's pairs
-        self.oth_idx, self.oth_start, _ = _segments(others)
-        owner = np.asarray(owner, dtype=np.int64)
-        order = np.argsort(owner, kind="stable")
-        self.pair_order = order
-        o = owner[order]
-        self.pair_start = np.flatnonzero(np.r_[True, o[1:] != o[:-1]]) if len(o) else np.zeros(0, np.int64)
-        self.pair_k = o[self.pair_start] if len(o) else np.zeros(0, np.int64)
-        self.mem_idx, self.mem_start, _ = _segments(st.members)
+        self.mem = st.mem_pad
+        self.cs = st.cs_pad
+        wd = (self.mem < L).sum(axis=1)
+        order = np.argsort(-wd, kind="stable")
+        rank = np.empty(S + 1, dtype=np.int64)
+        rank[order] = np.arange(S)
+        rank[S] = S
+        ms = self.mem[order]
+        sw = wd[order]
+        self.col_n = [int((sw > c).sum()) for c in range(self.mem.shape[1])]
+        self.col_idx = np.concatenate([ms[:n, c] for c, n in enumerate(self.col_n)]) if S else np.zeros(0, np.int64)
+        self.cs_t = np.ascontiguousarray(rank[self.cs].T)
+
+    @cached_property
+    def _mem_flat(self):
+        m = self.mem
+        flat = m[m < self.L]
+        lens = (m < self.L).sum(axis=1)
+        return flat.astype(np.int64), np.r_[0, np.cumsum(lens)[:-1]].astype(np.int64)
+
+    @property
+    def mem_idx(self) -> np.ndarray:
+        """Members of every set, concatenated (for reduceat)."""
+        return self._mem_flat[0]
+
+    @property
+    def mem_start(self) -> np.ndarray:
+        """Start of each set's members in `mem_idx`."""
+        return self._mem_flat[1]
 
     @cached_property
     def groups(self):
@@ -132,19 +146,37 @@ class Run:
         self.news_on, self.news_off = news_on, news_off
         self.failed = failed
 
-    def _first(self, news, init, b):
+    @cached_property
+    def _stacks(self):
+        """(T, L, W) words new in each round, ON and OFF (None before any round)."""
+        return tuple(np.stack(n) if n else None for n in (self.news_on, self.news_off))
+
+    def _first(self, i, init, b):
         w, bit = divmod(int(b), 64)
         r = np.where(init[b], 0, -1).astype(np.int16)
-        if news:
-            stack = np.stack([n[:, w] for n in news])  # (T, L)
-            hit = ((stack >> np.uint64(bit)) & np.uint64(1)).astype(bool)
+        stack = self._stacks[i]
+        if stack is not None:
+            hit = ((stack[:, :, w] >> np.uint64(bit)) & np.uint64(1)).astype(bool)  # (T, L)
             seen = hit.any(axis=0) & (r < 0)
             r[seen] = hit[:, seen].argmax(axis=0) + 1
         return r
 
     def rounds(self, b):
         """(ron, roff) rows of branch b."""
-        return self._first(self.news_on, self.on0, b), self._first(self.news_off, self.off0, b)
+        return self._first(0, self.on0, b), self._first(1, self.off0, b)
+
+    def round_of(self, on: bool, bs, ks) -> np.ndarray:
+        """Round of literal (ks[i], on) in branch bs[i] for every i (-1: never, 0: premise)."""
+        bs = np.asarray(bs, dtype=np.int64)
+        ks = np.asarray(ks, dtype=np.int64)
+        init = self.on0 if on else self.off0
+        r = np.where(init[bs, ks], 0, -1).astype(np.int64)
+        stack = self._stacks[0 if on else 1]
+        if stack is not None and len(bs):
+            hit = ((stack[:, ks, bs >> 6] >> (bs & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)  # (T, Q)
+            seen = hit.any(axis=0) & (r < 0)
+            r[seen] = hit[:, seen].argmax(axis=0) + 1
+        return r
 
     @cached_property
     def on(self):
@@ -159,30 +191,46 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
     """Run branches (rows of `on`/`off`) until each fails or stops; return a `Run`.
 
     Without `track` the per-round words are not kept (sub-nets need only failures).
+    Each round works on whole sets: per set, whether >= 1 / >= 2 members are ON
+    and >= 1 / >= 2 members are not OFF (ON and not-OFF words side by side, so
+    both counts are one pass); a candidate turns OFF when one of its sets has
+    an ON member (not itself), ON when one of its sets has no other member left.
     """
     B, L = on.shape
     tb = st.tables
+    S = tb.S
     W = max(1, -(-B // 64))
-    ON = pack(on, W)
-    OFF = pack(off, W)
+    ON = np.zeros((L + 1, W), dtype=np.uint64)
+    OFF = np.zeros((L + 1, W), dtype=np.uint64)
+    ON[:L] = pack(on, W)
+    OFF[:L] = pack(off, W)
+    OFF[L] = _ONES  # padding row: never ON, always OFF
     alive = pack(np.ones((B, 1), dtype=bool), W)[0]
     done = np.zeros(W, dtype=np.uint64)
     failed = np.full(B, -1, dtype=np.int32)
     news_on: list = []
     news_off: list = []
-    forced = tb.forced
+    col_idx, col_n, cs_t = tb.col_idx, tb.col_n, tb.cs_t
+    cols = []
+    o = col_n[0] if col_n else 0
+    for n in col_n[1:]:
+        cols.append((o, n))
+        o += n
+    G = np.zeros((S + 1, 2 * W), dtype=np.uint64)  # per set: [any ON | at most one not OFF]; row S: padding
     take = np.take
     t = 0
     while L and (alive & ~done).any():
         t += 1
         NOT = ~OFF
-        # OFF: an ON peer; contradiction: two ON in a set, a set all OFF, ON and OFF
-        peer_on = np.zeros((L, W), dtype=np.uint64)
-        if len(tb.peer_idx):
-            peer_on[tb.peer_k] = np.bitwise_or.reduceat(take(ON, tb.peer_idx, axis=0), tb.peer_start, axis=0)
-        bad = np.bitwise_or.reduce(ON & (peer_on | OFF), axis=0)
-        if len(tb.mem_idx):
-            bad |= np.bitwise_or.reduce(np.bitwise_and.reduceat(take(OFF, tb.mem_idx, axis=0), tb.mem_start, axis=0), axis=0)
+        X = take(np.concatenate((ON, NOT), axis=1), col_idx, axis=0)
+        one = X[:S].copy()
+        two = np.zeros_like(one)
+        for o, n in cols:
+            x = X[o : o + n]
+            two[:n] |= one[:n] & x
+            one[:n] |= x
+        # contradictions: two ON in a set, a set all OFF, a candidate ON and OFF
+        bad = np.bitwise_or.reduce(two[:, :W] | ~one[:, W:], axis=0) | np.bitwise_or.reduce(ON & OFF, axis=0)
         newly = bad & alive
         if newly.any():
             failed[unpack(newly[None, :], B)[0]] = t - 1
@@ -190,12 +238,12 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
         live = alive & ~done
         if not live.any():
             break
-        acc_on = np.zeros((L, W), dtype=np.uint64)
-        acc_on[forced] = ~np.uint64(0)
-        if len(tb.oth_idx):
-            pair_all_off = np.bitwise_and.reduceat(take(OFF, tb.oth_idx, axis=0), tb.oth_start, axis=0)
-            acc_on[tb.pair_k] |= np.bitwise_or.reduceat(pair_all_off[tb.pair_order], tb.pair_start, axis=0)
-        acc_off = peer_on
+        G[:S, :W] = one[:, :W]
+        np.invert(two[:, W:], out=G[:S, W:])
+        acc = np.bitwise_or.reduce(take(G, cs_t, axis=0), axis=0)
+        ONL, NOTL = ON[:L], NOT[:L]
+        acc_off = acc[:, :W] & ~ONL
+        acc_on = acc[:, W:]
         if depth >= 1 and len(st._groups["outA"]):
             nonempty, always, idx, start, tgt = tb.groups
             cond = np.zeros((len(always), W), dtype=np.uint64)
@@ -218,21 +266,21 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
             ok = np.where(small[:, None], ~c3, ~c4)
             colok = take(ok, owner, axis=0) & touched[:-1]
             _or_into(acc_off, colok, tgt)
-        new_off = acc_off & NOT & live
-        new_on = acc_on & NOT & ~ON & live
+        new_off = acc_off & NOTL & live
+        new_on = acc_on & NOTL & ~ONL & live
         changed = np.bitwise_or.reduce(new_off | new_on, axis=0)
-        ON |= new_on
-        OFF |= new_off
+        ONL |= new_on
+        OFF[:L] |= new_off
         stopped = live & ~changed
         if stopped.any() and level >= 1:
-            revived = _nest(st, ON, OFF, new_off, stopped, B, W, depth=depth, level=level)
+            revived = _nest(st, ONL, OFF[:L], new_off, stopped, B, W, depth=depth, level=level)
             done |= stopped & ~revived
         else:
             done |= stopped
         if track:
             news_on.append(new_on)
             news_off.append(new_off)
-    return Run(B, ON, OFF, on, off, news_on, news_off, failed)
+    return Run(B, ON[:L], OFF[:L], on, off, news_on, news_off, failed)
 
 
 def _nest(st, ON, OFF, new_off, stopped, B, W, *, depth: int, level: int):

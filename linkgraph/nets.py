@@ -43,7 +43,7 @@ from linkgraph.errors import OptionError, check_choice
 from linkgraph.grid import Grid
 from linkgraph.model import Group, Literal, Role, sort_key
 from linkgraph.netproof import BranchProof
-from linkgraph.propagate import Propagation, Structure, check_depth_level, propagate_many
+from linkgraph.propagate import Propagation, Structure, check_depth_level, propagate_singles
 from linkgraph.steps import Step, make_step
 
 __all__ = ["forcing_nets", "net_search", "solve_with_nets", "sudokuwiki"]
@@ -137,10 +137,10 @@ def net_search(
     st = Structure(grid, depth=depth)
     if st.size == 0:
         return []
-    prem, where = _premises(st, start)
-    prop = propagate_many(st, prem, depth=depth, level=level)
+    ks, ons = _premises(st, start)
+    prop = propagate_singles(st, ks, ons, depth=depth, level=level)
     seen, out = set(), []
-    for kind, _, _, (k, on), _ in _candidates(prop, where, frozenset(kinds)):
+    for kind, _, _, (k, on), _ in _candidates(prop, ks, ons, frozenset(kinds)):
         if (kind, k, on) not in seen:
             seen.add((kind, k, on))
             out.append((kind, Literal(st.candidate(k), on=on)))
@@ -149,50 +149,62 @@ def net_search(
 
 # ---- search ------------------------------------------------------------------
 
-def _premises(st: Structure, start: str) -> tuple[list, dict]:
-    prem, where = [], {}
-    for on in (True, False):
-        if (on and start == "off") or (not on and start == "on"):
-            continue
-        for k in range(st.size):
-            where[(k, on)] = len(prem)
-            prem.append((Literal(st.candidate(k), on=on),))
-    return prem, where
+def _premises(st: Structure, start: str) -> tuple[np.ndarray, np.ndarray]:
+    """(local candidate, sign) of each branch: every candidate ON, then every candidate OFF."""
+    signs = {"on": [True], "off": [False], "both": [True, False]}[start]
+    L = st.size
+    return np.tile(np.arange(L), len(signs)), np.repeat(np.array(signs, dtype=bool), L)
 
 
-def _candidates(prop: Propagation, where: dict, kinds) -> list:
-    """Every (kind, lower bound, order key, conclusion key, branches, targets) found."""
+def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds) -> list:
+    """Every (kind, lower bound, order key, conclusion key, branches) found, in search order."""
     st = prop.structure
+    run = prop.run
+    L = st.size
     out = []
     order = count()
+    failed = prop.failed
     if "contradiction" in kinds:
-        for (k, on), b in where.items():
-            if prop.failed[b] >= 0:
-                out.append(("contradiction", int(prop.failed[b]) + 1, next(order), (k, not on), (b,)))
-    ok = prop.failed < 0
-    tb = st.tables
-    if "verity" in kinds and len(tb.mem_idx):
-        rows = np.array([where.get((k, True), -1) for k in range(st.size)])
-        if (rows >= 0).all():
-            multi = np.array([len(m) >= 2 for m in st.members])
-            good = np.logical_and.reduceat(ok[rows][tb.mem_idx], tb.mem_start) & multi
-            for flag, state in ((True, prop.on), (False, prop.off)):
-                hits = np.logical_and.reduceat(state[rows][tb.mem_idx], tb.mem_start, axis=0) & good[:, None]
-                for j, y in zip(*np.nonzero(hits)):
-                    branches = tuple(int(rows[m]) for m in st.members[j])
-                    r = max(int(prop.rounds(b)[0 if flag else 1][y]) for b in branches)
-                    lb = max(len(branches) + 1, r + 1)
-                    out.append(("verity", lb, next(order), (int(y), flag), branches))
-    if "double" in kinds:
-        for k in range(st.size):
-            b1, b2 = where.get((k, True), -1), where.get((k, False), -1)
-            if b1 < 0 or b2 < 0 or not (ok[b1] and ok[b2]):
+        for b in np.flatnonzero(failed >= 0).tolist():
+            out.append(("contradiction", int(failed[b]) + 1, next(order), (int(ks[b]), not ons[b]), (b,)))
+    ok = failed < 0
+    # branch of +k and of -k (ON starts come first)
+    on_rows = np.arange(L) if ons[0] else None
+    off_rows = None if ons[-1] else (np.arange(L) + (L if ons[0] else 0))
+    mem = st.mem_pad
+    if "verity" in kinds and on_rows is not None and len(mem):
+        okp = np.r_[ok[on_rows], True]
+        valid = mem < L
+        good = np.flatnonzero(okp[mem].all(axis=1) & (valid.sum(axis=1) >= 2))
+        gm = mem[good]
+        nb = valid[good].sum(axis=1)
+        for flag, state in ((True, prop.on), (False, prop.off)):
+            sp = np.vstack([state[on_rows], np.ones((1, L), dtype=bool)])
+            jj, yy = np.nonzero(sp[gm].all(axis=1))
+            if not len(jj):
                 continue
-            for flag, a in ((True, prop.on), (False, prop.off)):
-                for y in np.flatnonzero(a[b1] & a[b2]):
-                    i = 0 if flag else 1
-                    lb = max(3, max(int(prop.rounds(b1)[i][y]), int(prop.rounds(b2)[i][y])) + 1)
-                    out.append(("double", lb, next(order), (int(y), flag), (b1, b2)))
+            mm = gm[jj]
+            vm = mm < L
+            r = run.round_of(flag, np.where(vm, mm, 0).ravel(), np.repeat(yy, mm.shape[1]))
+            r = np.where(vm.ravel(), r, -1).reshape(mm.shape).max(axis=1)
+            lbs = np.maximum(nb[jj] + 1, r + 1)
+            for j, y, lb in zip(jj.tolist(), yy.tolist(), lbs.tolist()):
+                branches = tuple(int(m) for m in gm[j][: nb[j]])
+                out.append(("verity", lb, next(order), (y, flag), branches))
+    if "double" in kinds and on_rows is not None and off_rows is not None:
+        okpair = ok[on_rows] & ok[off_rows]
+        both = np.stack([prop.on[on_rows] & prop.on[off_rows], prop.off[on_rows] & prop.off[off_rows]], axis=1)
+        both &= okpair[:, None, None]
+        kk, ff, yy = np.nonzero(both)
+        if len(kk):
+            lbs = np.zeros(len(kk), dtype=np.int64)
+            for f, flag in ((0, True), (1, False)):
+                sel = ff == f
+                r1 = run.round_of(flag, on_rows[kk[sel]], yy[sel])
+                r2 = run.round_of(flag, off_rows[kk[sel]], yy[sel])
+                lbs[sel] = np.maximum(3, np.maximum(r1, r2) + 1)
+            for k, f, y, lb in zip(kk.tolist(), ff.tolist(), yy.tolist(), lbs.tolist()):
+                out.append(("double", lb, next(order), (y, f == 0), (int(on_rows[k]), int(off_rows[k]))))
     return out
 
 
@@ -252,9 +264,10 @@ def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, k
     st = Structure(grid, depth=depth)
     if st.size == 0:
         return
-    prem, where = _premises(st, start)
-    prop = propagate_many(st, prem, depth=depth, level=level)
-    cands = _candidates(prop, where, kinds)
+    ks, ons = _premises(st, start)
+    prop = propagate_singles(st, ks, ons, depth=depth, level=level)
+    prem = prop.premises
+    cands = _candidates(prop, ks, ons, kinds)
     cache: dict = {}
     done: set = set()
     if select == "first":

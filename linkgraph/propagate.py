@@ -73,7 +73,7 @@ Sudoku Assistant, "Hypothesis and (Dis)Proof" and "Depth"
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -84,7 +84,7 @@ from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Literal
 from linkgraph.netproof import Outcome
 
-__all__ = ["Outcome", "Propagation", "Structure", "propagate", "propagate_many"]
+__all__ = ["Outcome", "Propagation", "Structure", "propagate", "propagate_many", "propagate_singles"]
 
 MAX_DEPTH = 2
 MAX_LEVEL = 3
@@ -96,6 +96,18 @@ def check_depth_level(depth: int, level: int) -> None:
         raise OptionError(f"depth: expected 0, 1 or 2, found {depth!r}")
     if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= MAX_LEVEL:
         raise OptionError(f"level: expected 0..{MAX_LEVEL}, found {level!r}")
+
+
+@lru_cache(maxsize=16)
+def _cand_set_table(g) -> np.ndarray:
+    """``(candidates, r)`` global set indices of each candidate, padded with ``number_of_sets``."""
+    rows = g.cand_sets
+    r = max(len(x) for x in rows)
+    out = np.full((len(rows), r), g.number_of_sets, dtype=np.int64)
+    for k, x in enumerate(rows):
+        out[k, : len(x)] = x
+    out.setflags(write=False)
+    return out
 
 
 class Structure:
@@ -113,30 +125,69 @@ class Structure:
         self.geometry = g
         self.depth = depth
         live = grid.live
-        members = g.set_members
-        alive = live[members]  # (S, n)
-        count = alive.sum(axis=1)
-        inc = g.incidence
-        lonely = live & ~((inc[:, :] & (count >= 2)[None, :]).any(axis=1))
-        keep = live & ~lonely
+        sm = g.set_members  # (S_all, n)
+        count = live[sm].sum(axis=1)
+        flag = np.zeros(g.number_of_candidates, dtype=bool)
+        flag[sm[count >= 2].ravel()] = True
+        keep = live & flag  # live and in a set with another live member
         self.cands = np.flatnonzero(keep).astype(np.int32)  # kept candidate -> global index
         L = len(self.cands)
         self.local = np.full(g.number_of_candidates, -1, dtype=np.int32)
         self.local[self.cands] = np.arange(L, dtype=np.int32)
-        sub = inc[self.cands]  # (L, S_all)
-        self.sets = np.flatnonzero(sub.any(axis=0)).astype(np.int32)
-        self.Mb = np.ascontiguousarray(sub[:, self.sets])  # (L, S) bool
-        self.M = self.Mb.astype(np.float32)
-        self.Mt = np.ascontiguousarray(self.M.T)
-        self.deg = self.M.sum(axis=1)
-        self.set_local = {int(s): i for i, s in enumerate(self.sets)}
-        self.members = [np.flatnonzero(self.Mb[:, j]) for j in range(len(self.sets))]
-        self.cand_sets = [np.flatnonzero(self.Mb[k]) for k in range(L)]
-        self.sees = (self.M @ self.Mt) > 0.5
-        np.fill_diagonal(self.sees, False)
-        self.literal_cache = [g.candidate(k) for k in self.cands]
+        kept = keep[sm]
+        self.sets = np.flatnonzero(kept.any(axis=1)).astype(np.int32)
+        S = len(self.sets)
+        set_local = np.full(len(sm) + 1, S, dtype=np.int64)  # last entry: padding
+        set_local[self.sets] = np.arange(S)
+        # padded tables: members of each set (pad L), sets of each candidate (pad S)
+        mem = np.where(kept[self.sets], self.local[sm[self.sets]], L).astype(np.int64)
+        mem.sort(axis=1)
+        width = int(kept[self.sets].sum(axis=1).max()) if S else 1
+        self.mem_pad = np.ascontiguousarray(mem[:, : max(width, 1)])
+        cs = set_local[_cand_set_table(g)[self.cands]]
+        cs.sort(axis=1)
+        self.cs_pad = np.ascontiguousarray(cs)
+        self._cands_cache: dict[int, Candidate] = {}
         self._groups = self._build_groups() if depth >= 1 else None
         self._patterns = self._build_patterns() if depth >= 2 else None
+
+    # ---- derived forms (built on first use, for proofs and depth >= 1) ------
+    @cached_property
+    def members(self) -> list[np.ndarray]:
+        """Local member indices of each set, ascending."""
+        L = self.size
+        return [row[row < L] for row in self.mem_pad]
+
+    @cached_property
+    def cand_sets(self) -> list[np.ndarray]:
+        """Local set indices of each candidate, ascending."""
+        S = len(self.sets)
+        return [row[row < S] for row in self.cs_pad]
+
+    @cached_property
+    def Mb(self) -> np.ndarray:
+        """``(candidates, sets)`` bool incidence."""
+        S = len(self.sets)
+        out = np.zeros((self.size, S + 1), dtype=bool)
+        out[np.arange(self.size)[:, None], self.cs_pad] = True
+        return np.ascontiguousarray(out[:, :S])
+
+    @cached_property
+    def M(self) -> np.ndarray:
+        return self.Mb.astype(np.float32)
+
+    @cached_property
+    def sees(self) -> np.ndarray:
+        """``(candidates, candidates)`` bool: two distinct kept candidates share a set."""
+        return self.geometry.sees[np.ix_(self.cands, self.cands)]
+
+    @cached_property
+    def set_local(self) -> dict[int, int]:
+        return {int(s): i for i, s in enumerate(self.sets)}
+
+    @cached_property
+    def literal_cache(self) -> list[Candidate]:
+        return [self.candidate(k) for k in range(self.size)]
 
     @cached_property
     def tables(self) -> Tables:
@@ -149,7 +200,11 @@ class Structure:
         return len(self.cands)
 
     def candidate(self, k: int) -> Candidate:
-        return self.literal_cache[int(k)]
+        k = int(k)
+        c = self._cands_cache.get(k)
+        if c is None:
+            c = self._cands_cache[k] = self.geometry.candidate(int(self.cands[k]))
+        return c
 
     def set_text(self, j: int) -> str:
         return str(self.geometry.setx(self.sets[j]))
@@ -387,6 +442,48 @@ def propagate_many(
     prem, on, off = _init_state(st, premises)
     run = advance(st, on, off, depth=depth, level=level, track=True)
     return Propagation(st, prem, run, depth, level)
+
+
+class _Singles(Sequence):
+    """Premise lists of one literal each, ``(ks[b], ons[b])``, made into Literals on access."""
+
+    def __init__(self, st: Structure, ks: np.ndarray, ons: np.ndarray):
+        self.st, self.ks, self.ons = st, ks, ons
+
+    def __len__(self) -> int:
+        return len(self.ks)
+
+    def __getitem__(self, b):
+        if isinstance(b, slice):
+            return [self[i] for i in range(*b.indices(len(self)))]
+        return (Literal(self.st.candidate(int(self.ks[b])), on=bool(self.ons[b])),)
+
+
+def propagate_singles(st: Structure, ks: np.ndarray, ons: np.ndarray, *, depth: int = 0, level: int = 0) -> Propagation:
+    """Like `propagate_many` with one premise per branch, given as local indices and signs.
+
+    Examples
+    --------
+    >>> from linkgraph.propagate import Structure, propagate_singles
+    >>> st = Structure(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> k = st.index(lg.Candidate.parse("r2c8#1"))
+    >>> res = propagate_singles(st, np.array([k]), np.array([True]))
+    >>> str(res.premises[0][0]), bool(res.failed[0] >= 0)  # r2c8 is 2 in the solution
+    ('+r2c8#1', True)
+    """
+    check_depth_level(depth, level)
+    if st.depth < depth:
+        st = Structure(st.grid, depth=depth)
+    ks = np.asarray(ks, dtype=np.int64)
+    ons = np.asarray(ons, dtype=bool)
+    B, L = len(ks), st.size
+    on = np.zeros((B, L), dtype=bool)
+    off = np.zeros((B, L), dtype=bool)
+    b = np.arange(B)
+    on[b[ons], ks[ons]] = True
+    off[b[~ons], ks[~ons]] = True
+    run = advance(st, on, off, depth=depth, level=level, track=True)
+    return Propagation(st, _Singles(st, ks, ons), run, depth, level)
 
 
 def propagate(grid: Grid, premises: Iterable[Literal], *, depth: int = 0, level: int = 0) -> Outcome:
