@@ -15,8 +15,9 @@ x of A sees every x of B: x stands in at most one of them.
   digit of an ALS leaves the cells that see all its places in that ALS, and
   x1 (x2) leaves the cells that see all its places in both.
 - **ALS-XY-wing**: ALSs A, B, C with x restricted between A and B, y between
-  B and C (x != y), and z common to A and C: ``(z=x)A - (x=y)B - (y=z)C``, so z
-  leaves the cells seeing all z of A and C.
+  B and C (x != y), and z common to A and C (z neither x nor y, and restricted
+  with B on neither side): ``(z=x)A - (x=y)B - (y=z)C``, so z leaves the cells
+  seeing all z of A and C. A and C share no cell.
 - **Death blossom**: a stem cell whose every candidate d is restricted common
   with a petal ALS (every d of the petal sees the stem) and a digit z, not in
   the stem, in every petal: whichever digit the stem takes locks its petal
@@ -39,14 +40,19 @@ attributes: ``als`` (the ALS texts), ``restricted``, ``z``, ``stem``.
 Search bounds and speed
 -----------------------
 ALSs have 1 to `DEFAULT_ALS_MAX_SIZE` (4) cells, the link graph's default
-(see `linkgraph.als` for why). They are enumerated with bit masks (one Python
-int of cells per ALS and digit), and every relation between two ALSs is
-computed once per call as a numpy matrix product: restricted commons,
-overlaps, and for each digit z whether some live z sees every z of both sets.
-Pairs and triples are then read off those matrices, so the Python loops run
-only over combinations that eliminate something. Death-blossom stems have 2
-to 4 candidates. Each finder yields steps lazily, smallest sets first, and
-never the same set of eliminations twice in one call.
+(see `linkgraph.als` for why); pass ``max_size`` for larger sets. They are
+found in numpy, for all houses at once, over every combination of k cells of
+a house (a cell with more than ``max_size + 1`` candidates never belongs to
+one). `AlsTable` then computes, once per grid, every relation between two
+ALSs with bitwise operations on cell masks packed in 64-bit words (no BLAS
+call, which is slow under thread contention): restricted commons, shared
+cells, and per digit z whether some live z sees every z of both sets. Pairs,
+triples and blossoms are read off those matrices, so the Python loops run
+only over combinations that eliminate something; Python bit masks of a set
+are made on first use. The last table is kept, so the three finders run on
+one grid (as the solver does) build it once. Death-blossom stems have 2 to
+`STEM_MAX` (4) candidates. Each finder yields steps lazily, smallest sets
+first, never the same set of eliminations twice in one call.
 
 References
 ----------
@@ -75,7 +81,7 @@ from itertools import combinations
 import networkx as nx
 import numpy as np
 
-from linkgraph.als import DEFAULT_ALS_MAX_SIZE, cell_bits, peer_bits
+from linkgraph.als import DEFAULT_ALS_MAX_SIZE, cell_bits
 from linkgraph.errors import OptionError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
@@ -91,11 +97,6 @@ ALS_MAX_SIZE = DEFAULT_ALS_MAX_SIZE
 
 #: Stem cells with this many candidates at most are tried for a death blossom.
 STEM_MAX = 4
-
-
-@lru_cache(maxsize=8)
-def _peers(geometry: Geometry) -> tuple[int, ...]:
-    return tuple(peer_bits(geometry))
 
 
 @lru_cache(maxsize=8)
@@ -346,10 +347,6 @@ def _index(g: Geometry, cell: int, digit: int) -> int:
     return cell * g.size + digit
 
 
-def _cell_text(g: Geometry, s: AlsSet) -> str:
-    return Als(tuple(g.cell(c) for c in s.cells), (1,)).cells_text
-
-
 def _xz_single(table: AlsTable, i: int, j: int, x: int, z: int) -> Step | None:
     """ALS-XZ step: A=i, B=j, restricted x, common z (digit indices)."""
     grid = table.grid
@@ -396,8 +393,8 @@ def _xz_double(table: AlsTable, i: int, j: int, x1: int, x2: int) -> Step | None
     on, off = pr.lit(n0, True, Role.PREMISE), pr.lit(n0, False, Role.PREMISE)
     # +n0: x1 OFF in B, B locked without x1: x2 OFF in A, A locked without x2
     x1b = pr.offs(B.places[x1], x1)
-    for v in x1b:
-        pr.weak(on, v)
+    if not all([pr.weak(on, v) for v in x1b]):
+        return None
     x2a = pr.offs(A.places[x2], x2)
     for v in x2a:
         pr.via_als(x1b, b_text, v)
@@ -443,7 +440,7 @@ def _xz_double(table: AlsTable, i: int, j: int, x1: int, x2: int) -> Step | None
     return pr.step("als-xz", (on, off), sorted(elims), notation)
 
 
-def _pairs(table: AlsTable, mask: np.ndarray) -> list[tuple[int, int]]:
+def _pairs(mask: np.ndarray) -> list[tuple[int, int]]:
     ii, jj = np.nonzero(np.triu(mask, 1))
     return list(zip(ii.tolist(), jj.tolist()))
 
@@ -472,7 +469,7 @@ def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     own = table.selfsee
     double = ((R ^ low) != 0) & (((Z & pair) != 0) | ((own[:, None] & ~pair) != 0) | ((own[None, :] & ~pair) != 0))
     useful = double | ((R != 0) & ((R & (R - 1)) == 0) & ((Z & ~R) != 0))
-    for i, j in _pairs(table, useful):
+    for i, j in _pairs(useful):
         r = int(R[i, j])
         if r & (r - 1):
             x1, x2 = bits(r)[:2]
@@ -568,8 +565,8 @@ def _blossom_step(table: AlsTable, stem: int, petals: dict[int, int], z: int) ->
     offs = {}
     for d, lit in zip(sorted(petals), prem):
         offs[d] = pr.offs(table.set(petals[d]).places[d], d)
-        for v in offs[d]:
-            pr.weak(lit, v)
+        if not all([pr.weak(lit, v) for v in offs[d]]):
+            return None
     elims = []
     for t in _cells_of(targets):
         v = pr.cand(t, z)
