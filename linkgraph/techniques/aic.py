@@ -42,6 +42,7 @@ from linkgraph.grid import Grid
 from linkgraph.model import Group
 from linkgraph.steps import Step
 from linkgraph.techniques.chainproof import chain_step
+from linkgraph.techniques.singledigit import bitcount
 
 __all__ = ["aics", "x_chains", "xy_chains"]
 
@@ -297,7 +298,7 @@ def _path(net: _Net, off: np.ndarray, on: np.ndarray, a: int, b: int) -> list[in
 
 
 def _popcount(words: np.ndarray) -> np.ndarray:
-    return np.bitwise_count(words).sum(axis=-1, dtype=np.int64)
+    return bitcount(words).sum(axis=-1, dtype=np.int64)
 
 
 def _level_items(net_i: int, search: _Search, reached: np.ndarray) -> list[tuple]:

@@ -37,6 +37,7 @@ import numpy as np
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.techniques.base import pattern_step
+from linkgraph.techniques.singledigit import bitcount
 
 __all__ = ["finned_fish", "FISH_NAMES"]
 
@@ -220,14 +221,14 @@ def _records(grid: Grid, size: int) -> Iterator[tuple]:
             Pd = P[:, d0 : d0 + chunk]  # (lines, D)
             ok_lines = usable[:, d0 : d0 + chunk][table].all(axis=1)  # (C, D)
             union = np.bitwise_or.reduce(Pd[table], axis=1)  # (C, D)
-            fishy = ok_lines & (np.bitwise_count(union) > size)
+            fishy = ok_lines & (bitcount(union) > size)
             if not fishy.any():
                 continue
             inside = Pd[:, None, :] & side.box_masks[:, :, None]  # (lines, boxes, D)
             outside = Pd[:, None, :] & ~side.box_masks[:, :, None]
             body = np.bitwise_or.reduce(outside[table], axis=1)  # (C, boxes, D)
             meets = np.bitwise_or.reduce(inside[table], axis=1) != 0
-            hit = fishy[:, None, :] & meets & (np.bitwise_count(body) <= size)
+            hit = fishy[:, None, :] & meets & (bitcount(body) <= size)
             if not hit.any():
                 continue
             # an elimination: a live place in the box, off the base lines, inside the cover (so in `union`)

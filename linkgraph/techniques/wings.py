@@ -48,7 +48,7 @@ from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.techniques.base import bits, pattern_step
 from linkgraph.techniques.chainproof import chain_step
-from linkgraph.techniques.singledigit import _cached, _cell_bits, _cells, _conjugates, _digit_masks, _Shared
+from linkgraph.techniques.singledigit import _cached, bitcount, _cell_bits, _cells, _conjugates, _digit_masks, _Shared
 
 __all__ = ["bent_subsets", "w_wings", "wxyz_wings", "xy_wings", "xyz_wings"]
 
@@ -124,7 +124,7 @@ def _bent_combos(grid: Grid, size: int) -> Iterator[tuple[int, ...]]:
         table = _index_table(length, size)
         pm = np.array([[masks[c] for c in pool] for _, pool, _ in group], dtype=np.int64)[:, table]
         sd = np.array([side for _, _, side in group], dtype=np.int64)[:, table]
-        good = (np.bitwise_count(np.bitwise_or.reduce(pm, axis=2)) == size) & (np.bitwise_or.reduce(sd, axis=2) == 3)
+        good = (bitcount(np.bitwise_or.reduce(pm, axis=2)) == size) & (np.bitwise_or.reduce(sd, axis=2) == 3)
         for gi, row in np.argwhere(good).tolist():
             p, pool, _ = group[gi]
             hits.append((p, tuple(pool[i] for i in table[row].tolist())))
