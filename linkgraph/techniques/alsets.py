@@ -107,6 +107,12 @@ def _combos(size: int, max_size: int) -> tuple[np.ndarray, ...]:
 
 
 @lru_cache(maxsize=8)
+def _popcounts(size: int) -> np.ndarray:
+    """Number of set bits of every digit mask 0 .. 2**size - 1 (numpy 1.x has no bitwise_count)."""
+    return np.array([bin(m).count("1") for m in range(1 << size)], dtype=np.int64)
+
+
+@lru_cache(maxsize=8)
 def _peer_rows(geometry: Geometry) -> np.ndarray:
     """Peers as bool rows, plus one all-True row for padding (index number_of_cells)."""
     rows = np.ones((geometry.number_of_cells + 1, geometry.number_of_cells), dtype=bool)
@@ -175,7 +181,7 @@ class AlsTable:
         for k, combos in enumerate(_combos(n, max_size), 1):
             cells = geo.house_cells[:, combos]  # (houses, combos, k)
             union = np.bitwise_or.reduce(masks[cells], axis=-1)
-            ok = free[cells].all(axis=-1) & (np.bitwise_count(union) == k + 1)
+            ok = free[cells].all(axis=-1) & (_popcounts(n)[union] == k + 1)
             chosen = np.sort(cells[ok], axis=-1)
             # a set in a box and a line comes twice: keep one (by a key, ordered by cells)
             key = chosen @ ((ncells + 1) ** np.arange(k - 1, -1, -1, dtype=np.int64))
