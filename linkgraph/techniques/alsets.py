@@ -106,10 +106,13 @@ def _combos(size: int, max_size: int) -> tuple[np.ndarray, ...]:
                  for k in range(1, min(max_size, size) + 1))
 
 
-@lru_cache(maxsize=8)
-def _popcounts(size: int) -> np.ndarray:
-    """Number of set bits of every digit mask 0 .. 2**size - 1 (numpy 1.x has no bitwise_count)."""
-    return np.array([bin(m).count("1") for m in range(1 << size)], dtype=np.int64)
+def _popcount(x: np.ndarray) -> np.ndarray:
+    """Set bits per element of a non-negative int64 array (numpy 1.x has no bitwise_count)."""
+    x = x.astype(np.uint64)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return ((x * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
 
 
 @lru_cache(maxsize=8)
@@ -181,7 +184,7 @@ class AlsTable:
         for k, combos in enumerate(_combos(n, max_size), 1):
             cells = geo.house_cells[:, combos]  # (houses, combos, k)
             union = np.bitwise_or.reduce(masks[cells], axis=-1)
-            ok = free[cells].all(axis=-1) & (_popcounts(n)[union] == k + 1)
+            ok = free[cells].all(axis=-1) & (_popcount(union) == k + 1)
             chosen = np.sort(cells[ok], axis=-1)
             # a set in a box and a line comes twice: keep one (by a key, ordered by cells)
             key = chosen @ ((ncells + 1) ** np.arange(k - 1, -1, -1, dtype=np.int64))
