@@ -141,13 +141,34 @@ def _done(grid: Grid) -> bool:
 def prepare(grid: Grid, *, ladder: LadderSpec = "basic") -> Grid:
     """The grid after applying `ladder` (the basic ladder by default) until stuck.
 
+    The same fixpoint as ``solve(grid, ladder=ladder).final``, reached faster:
+    each round applies *every* step the easiest productive technique finds at
+    once (all hidden singles together, say), since no explanation is kept.
+
     Examples
     --------
     >>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
     >>> " ".join(grid.tokens()[9:18])
     '3 9 7 128 5 28 6 12 4'
     """
-    return solve(grid, ladder=ladder).final
+    techniques = _techniques(ladder)
+    current = grid
+    while not _done(current):
+        for tech in techniques:
+            steps = [s for s in tech.find(current) if _makes_progress(current, s)]
+            if steps:
+                break
+        else:
+            return current
+        eliminations = {c for s in steps for c in s.eliminations}
+        placements = {c for s in steps for c in s.placements}
+        cells = [c.cell for c in placements]
+        if len(set(cells)) < len(cells):
+            return current  # two digits for one cell: a broken grid, left as found
+        current = current.eliminate(eliminations).place(placements)
+        if current.contradiction():
+            break  # only possible on a grid that was already broken
+    return current
 
 
 def _length_bonus(size: int) -> float:

@@ -107,3 +107,12 @@ def test_hint_is_the_first_step(capsys):
     assert str(lg.hint(grid, ladder="basic")) == str(lg.solve(grid, ladder="basic").steps[0])
     assert main(["solve", lg.samples.EULER_01, "--hint"]) == 0
     assert capsys.readouterr().out.count("\n") == 1
+
+
+@pytest.mark.parametrize("name,limit,every", [("top95", None, 1), ("top1465", 100, 14), ("unbiased1000", 100, 10)])
+def test_prepare_reaches_the_step_by_step_fixpoint(corpus, name, limit, every):
+    # prepare applies whole rounds at once; the one-step-at-a-time path is the reference
+    for grid, _ in corpus(name, limit=limit, every=every):
+        fast = lg.prepare(grid)
+        slow = lg.solve(grid, ladder="basic").final
+        assert np.array_equal(fast.cands, slow.cands), grid.to_puzzle()

@@ -67,13 +67,15 @@ def hidden_subsets(grid: Grid, size: int) -> Iterator[Step]:
     g = grid.geometry
     n = g.size
     masks = _masks(grid)
-    for h in range(len(g.houses)):
+    C = grid.cands[g.house_cells]  # (houses, positions, digits)
+    weights = 1 << np.arange(n, dtype=np.int64)
+    places = np.tensordot(weights, C.astype(np.int64), axes=([0], [1]))  # (houses, digits)
+    counts = C.sum(axis=1)
+    usable = (counts >= 2) & (counts <= size)
+    for h in np.flatnonzero(usable.sum(axis=1) >= size).tolist():
         cells = [int(c) for c in g.house_cells[h]]
-        place = [0] * n
-        for i, c in enumerate(cells):
-            for d in bits(masks[c]):
-                place[d] |= 1 << i
-        digits = [d for d in range(n) if 2 <= place[d].bit_count() <= size]
+        place = [int(x) for x in places[h]]
+        digits = np.flatnonzero(usable[h]).tolist()
         for combo in combinations(digits, size):
             union = 0
             for d in combo:
