@@ -99,41 +99,73 @@ def _index_table(length: int, size: int) -> np.ndarray:
     return np.array(list(combinations(range(length), size)), dtype=np.intp).reshape(-1, size)
 
 
+@lru_cache(maxsize=8)
+def _pair_tables(g) -> tuple[np.ndarray, np.ndarray]:
+    """The house pairs as arrays: (pairs, width) cells, ascending, -1 padded; and each cell's side,
+    bit 0 only in the first house, bit 1 only in the second."""
+    pairs = _house_pairs(g)
+    width = max((len(both) for both, _, _ in pairs), default=1)
+    cells = np.full((len(pairs), width), -1, dtype=np.intp)
+    side = np.zeros((len(pairs), width), dtype=np.int64)
+    for p, (both, only_a, only_b) in enumerate(pairs):
+        cells[p, : len(both)] = both
+        side[p, : len(both)] = [(only_a >> c & 1) | (only_b >> c & 1) << 1 for c in both]
+    return cells, side
+
+
 def _bent_combos(grid: Grid, size: int) -> Iterator[tuple[int, ...]]:
     """Every `size` cells holding `size` digits between them, with a cell only in the first and one
     only in the second of two houses that share cells; house pairs in order, each pair's cells in
     `combinations` order, each set of cells once.
 
-    Pools of up to 18 cells are screened with numpy, all pairs of one pool length at
-    once (digits ORed over a table of position combinations); longer ones are grown.
+    Each pair's pool (its cells with 2 to `size` digits) is screened with numpy, all
+    pools of one length at once: the digits and sides of every combination of
+    positions ORed together. Pools of more than 18 cells are grown instead.
     """
+    g = grid.geometry
     masks = _masks(grid)
-    ok = [2 <= m.bit_count() <= size for m in masks]
-    pools: dict[int, list[tuple[int, list[int], list[int]]]] = {}
-    hits: list[tuple[int, tuple[int, ...]]] = []
-    for p, (both, only_a, only_b) in enumerate(_house_pairs(grid.geometry)):
-        pool = [c for c in both if ok[c]]
-        if len(pool) < size:
+    mask_arr = np.array(masks, dtype=np.int64)
+    counts = bitcount(mask_arr)
+    ok = np.append((counts >= 2) & (counts <= size), False)  # index -1: padding
+    cells, side = _pair_tables(g)
+    usable = ok[cells]
+    lengths = usable.sum(axis=1)
+    # pools packed to the left, in cell order
+    order = np.argsort(~usable, axis=1, kind="stable")
+    pools = np.take_along_axis(cells, order, axis=1)
+    sides = np.take_along_axis(side, order, axis=1)
+    found_pairs, found_cells = [], []
+    for length in np.unique(lengths[lengths >= size]).tolist():
+        rows = np.flatnonzero(lengths == length)
+        if length > 18:
+            for p in rows.tolist():
+                both, only_a, only_b = _house_pairs(g)[p]
+                pool = pools[p, :length].tolist()
+                combos = _small_unions(pool, masks, size, only_a, only_b)
+                found_pairs.append(np.full(len(combos), p, dtype=np.intp))
+                found_cells.append(np.array(combos, dtype=np.intp).reshape(-1, size))
             continue
-        if len(pool) > 18:
-            hits += [(p, combo) for combo in _small_unions(pool, masks, size, only_a, only_b)]
-            continue
-        side = [(only_a >> c & 1) | (only_b >> c & 1) << 1 for c in pool]
-        pools.setdefault(len(pool), []).append((p, pool, side))
-    for length, group in pools.items():
         table = _index_table(length, size)
-        pm = np.array([[masks[c] for c in pool] for _, pool, _ in group], dtype=np.int64)[:, table]
-        sd = np.array([side for _, _, side in group], dtype=np.int64)[:, table]
-        good = (bitcount(np.bitwise_or.reduce(pm, axis=2)) == size) & (np.bitwise_or.reduce(sd, axis=2) == 3)
-        for gi, row in np.argwhere(good).tolist():
-            p, pool, _ = group[gi]
-            hits.append((p, tuple(pool[i] for i in table[row].tolist())))
-    hits.sort()
-    seen: set[tuple[int, ...]] = set()
-    for _, combo in hits:
-        if combo not in seen:
-            seen.add(combo)
-            yield combo
+        pool = pools[rows, :length]  # (pairs, length)
+        digits = np.bitwise_or.reduce(mask_arr[pool][:, table], axis=2)  # (pairs, combinations)
+        reach = np.bitwise_or.reduce(sides[rows, :length][:, table], axis=2)
+        gi, ci = np.nonzero((bitcount(digits) == size) & (reach == 3))
+        found_pairs.append(rows[gi])
+        found_cells.append(pool[gi[:, None], table[ci]])
+    if not found_pairs:
+        return
+    pair = np.concatenate(found_pairs)
+    combo = np.concatenate(found_cells)
+    if not len(pair):
+        return
+    # the first pair (in pair order) that holds each set of cells; sets in cell order within a pair
+    key = np.zeros(len(combo), dtype=np.int64)
+    for j in range(size):
+        key = key * g.number_of_cells + combo[:, j]
+    order = np.lexsort((key, pair))
+    _, first = np.unique(key[order], return_index=True)
+    for i in order[np.sort(first)].tolist():
+        yield tuple(combo[i].tolist())
 
 
 def _small_unions(pool: list[int], masks: list[int], size: int, only_a: int, only_b: int) -> list[tuple[int, ...]]:
