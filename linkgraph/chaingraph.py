@@ -24,6 +24,7 @@ order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations, permutations
@@ -179,6 +180,35 @@ def _popcounts(bits: int) -> np.ndarray:
     return c
 
 
+class _Groups(Sequence):
+    """The group nodes of a compiled graph, made into `Group` values on first access."""
+
+    def __init__(self, g: Geometry, cells: np.ndarray, digits: np.ndarray):
+        self._g, self._cells, self._digits = g, cells, digits
+        self._made: dict[int, Group] = {}
+        self._where: dict[Group, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self._digits)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        i = range(len(self))[i]
+        grp = self._made.get(i)
+        if grp is None:
+            g = self._g
+            grp = self._made[i] = Group(tuple(g.cell(c) for c in self._cells[i].tolist() if c >= 0), int(self._digits[i]) + 1)
+        return grp
+
+    def index(self, value, *args) -> int:
+        if self._where is None:
+            self._where = {grp: i for i, grp in enumerate(self)}
+        if value not in self._where:
+            raise ValueError(f"{value!r} is not a group node")
+        return self._where[value]
+
+
 class _Edges:
     """Accumulates edge blocks: (src, dst, kind, family, via, priority)."""
 
@@ -302,7 +332,13 @@ def compile_grid(
 
 
 def _group_links(grid: Grid, cand_node: np.ndarray, nc: int, E: _Edges) -> list[Group]:
-    """Group nodes (digit d in 2+ cells of a box-line intersection) and their links."""
+    """Group nodes (digit d in 2+ cells of a box-line intersection) and their links.
+
+    Every (group, set) incidence is a row: the set's live members outside the
+    group are its weak partners (strong when there is one), and two groups of
+    one set are linked when they are disjoint (strong when the other is all
+    that is left).
+    """
     g = grid.geometry
     n = g.size
     ncells = g.number_of_cells
@@ -314,52 +350,43 @@ def _group_links(grid: Grid, cand_node: np.ndarray, nc: int, E: _Edges) -> list[
     gi, gd = np.nonzero(has.sum(axis=1) >= 2)
     if not len(gi):
         return []
-    # sort_key order of groups: digit, then cells (intersection rows are in cell order)
-    cellsets = [tuple(int(c) for c, h in zip(icells[i], has[i, :, d]) if h) for i, d in zip(gi.tolist(), gd.tolist())]
-    order = sorted(range(len(gi)), key=lambda j: (int(gd[j]), [divmod(c, n) for c in cellsets[j]]))
-    groups = [Group(tuple(g.cell(c) for c in cellsets[j]), int(gd[j]) + 1) for j in order]
-    live = grid.live
-    sm = g.set_members
-    by_set: dict[int, list[tuple[int, frozenset]]] = {}
-    for rank, j in enumerate(order):
-        d = int(gd[j])
-        gset = frozenset(c * n + d for c in cellsets[j])
-        for h in (int(lh[gi[j]]), int(bh[gi[j]])):
-            by_set.setdefault(ncells + h * n + d, []).append((nc + rank, gset))
-    S, D, K, V = [], [], [], []
-    for s, glist in by_set.items():
-        members = [k for k in sm[s].tolist() if live[k]]
-        for node, gset in glist:
-            others = [k for k in members if k not in gset]
-            on = [int(cand_node[k]) for k in others]
-            for o in on:
-                S += (2 * node, 2 * o)
-                D += (2 * o + 1, 2 * node + 1)
-                K += (WEAK, WEAK)
-                V += (s, s)
-            if len(on) == 1:
-                S += (2 * node + 1, 2 * on[0] + 1)
-                D += (2 * on[0], 2 * node)
-                K += (STRONG, STRONG)
-                V += (s, s)
-            oset = set(others)
-            for node2, gset2 in glist:
-                if node2 != node and gset2 <= oset:
-                    S.append(2 * node)
-                    D.append(2 * node2 + 1)
-                    K.append(WEAK)
-                    V.append(s)
-                    if gset2 == oset:
-                        S.append(2 * node + 1)
-                        D.append(2 * node2)
-                        K.append(STRONG)
-                        V.append(s)
-    if S:
-        K_arr = np.array(K)
-        V_arr = np.array(V)
-        for kind in (WEAK, STRONG):
-            sel = K_arr == kind
-            E.add(np.array(S)[sel], np.array(D)[sel], kind, F_GROUP, V_arr[sel], F_GROUP * 1_000_000 + V_arr[sel])
+    w = icells.shape[1]
+    big = ncells + 1
+    cells = np.sort(np.where(has[gi, :, gd], icells[gi], big), axis=1)
+    cells = np.where(cells == big, -1, cells)  # (G, w) cells of each group, ascending, -1 after
+    # sort_key order of groups: digit, then cells (a shorter list first on a common prefix)
+    order = np.lexsort(tuple(cells[:, j] for j in range(w - 1, -1, -1)) + (gd,))
+    cells, gd, gi = cells[order], gd[order], gi[order]
+    G = len(gd)
+    groups = _Groups(g, cells, gd)
+    gk = np.where(cells >= 0, cells * n + gd[:, None], -1)  # (G, w) candidates of each group
+    size = (cells >= 0).sum(axis=1)
+    node = nc + np.arange(G)
+    inc_g = np.r_[np.arange(G), np.arange(G)]
+    inc_s = np.r_[ncells + lh[gi] * n + gd, ncells + bh[gi] * n + gd]
+    mem = g.set_members[inc_s]  # (2G, n)
+    ingroup = (mem[:, :, None] == gk[inc_g][:, None, :]).any(axis=2)
+    others = grid.live[mem] & ~ingroup
+    cnt = others.sum(axis=1)
+    r, c = np.nonzero(others)
+    o = cand_node[mem[r, c]]
+    a, via = node[inc_g[r]], inc_s[r]
+    prio = F_GROUP * 1_000_000 + via
+    E.add(np.r_[2 * a, 2 * o], np.r_[2 * o + 1, 2 * a + 1], WEAK, F_GROUP, np.r_[via, via], np.r_[prio, prio])
+    one = cnt[r] == 1
+    a1, o1, v1 = a[one], o[one], via[one]
+    p1 = F_GROUP * 1_000_000 + v1
+    E.add(np.r_[2 * a1 + 1, 2 * o1 + 1], np.r_[2 * o1, 2 * a1], STRONG, F_GROUP, np.r_[v1, v1], np.r_[p1, p1])
+    # two groups of one set
+    x, y = np.nonzero((inc_s[:, None] == inc_s[None, :]) & (inc_g[:, None] != inc_g[None, :]))
+    if len(x):
+        ka, kb = gk[inc_g[x]], gk[inc_g[y]]
+        overlap = ((ka[:, :, None] == kb[:, None, :]) & (ka[:, :, None] >= 0)).any(axis=(1, 2))
+        x, y = x[~overlap], y[~overlap]
+        na, nb, vs = node[inc_g[x]], node[inc_g[y]], inc_s[x]
+        E.add(2 * na, 2 * nb + 1, WEAK, F_GROUP, vs, F_GROUP * 1_000_000 + vs)
+        eq = cnt[x] == size[inc_g[y]]
+        E.add(2 * na[eq] + 1, 2 * nb[eq], STRONG, F_GROUP, vs[eq], F_GROUP * 1_000_000 + vs[eq])
     return groups
 
 

@@ -178,13 +178,17 @@ class ChainSearch:
         starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.int64)
         return sets + g.number_of_cells, flat, starts
 
-    def _cost(self) -> tuple[np.ndarray, np.ndarray]:
-        """(target literal indices, cost (targets, P)): links of each premise's proof of each target."""
+    def _cost(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(target literal indices, cost (P, targets), reached (P, targets)), premise-major.
+
+        Cost: links of each premise's proof of each target (its contradiction when unreached).
+        """
         if not hasattr(self, "_cost_cache"):
             tl = np.sort(np.r_[self.premises, self.premises + 1])
-            d = self.dist[tl].astype(np.int64)
-            cost = np.where(d < INF, d, self.contra_len[None, :])
-            self._cost_cache = (tl, cost)
+            d = np.ascontiguousarray(self.dist[tl].T)
+            reach = d < INF
+            cost = np.where(reach, d.astype(np.int32), self.contra_len.astype(np.int32)[:, None])  # sums < 2**31
+            self._cost_cache = (tl, cost, reach)
         return self._cost_cache
 
     def _set_results(self, variant: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -192,21 +196,25 @@ class ChainSearch:
         if not len(sets):
             e = np.zeros(0, np.int64)
             return e, e, e
-        tl, cost = self._cost()
-        reach = self.dist[tl][:, flat] < INF
-        score = np.add.reduceat(cost[:, flat], starts, axis=1)  # (targets, sets)
-        chains = np.add.reduceat(reach, starts, axis=1)
+        tl, cost, reach = self._cost()
         sizes = np.diff(np.r_[starts, len(flat)])
-        # every premise reaches the target, but for at most one contradictory premise
-        valid = (score < BIG) & (chains >= np.maximum(sizes - 1, 1))
+        # segment sums, one (sets, size, targets) sum per segment size (reduceat over rows is slow)
+        score = np.empty((len(sets), len(tl)), dtype=np.int32)
+        chains = np.empty((len(sets), len(tl)), dtype=np.int16)
+        for m in np.unique(sizes).tolist():
+            idx = np.flatnonzero(sizes == m)
+            rows = flat[starts[idx, None] + np.arange(m)]  # (sets of size m, m)
+            score[idx] = cost[rows].sum(axis=1, dtype=np.int32)
+            chains[idx] = reach[rows].sum(axis=1, dtype=np.int16)
+        valid = (score < BIG) & (chains >= np.maximum(sizes - 1, 1)[:, None])
         # a set's own members are not its conclusions
         tpos = np.searchsorted(tl, self.premises[flat])
-        col = np.repeat(np.arange(len(sets)), np.diff(np.r_[starts, len(flat)]))
-        valid[tpos, col] = False
-        valid[tpos + 1, col] = False
+        col = np.repeat(np.arange(len(sets)), sizes)
+        valid[col, tpos] = False
+        valid[col, tpos + 1] = False
         score = np.where(valid, score, BIG)
-        best = score.argmin(axis=1)
-        bscore = score[np.arange(len(tl)), best]
+        best = score.argmin(axis=0)
+        bscore = score[best, np.arange(len(tl))]
         keep = bscore < BIG
         return sets[best[keep]], tl[keep], bscore[keep]
 
