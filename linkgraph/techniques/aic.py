@@ -58,8 +58,6 @@ class _Net:
     strong: np.ndarray  # (N, N) bool
     weak: np.ndarray  # (N, N) bool, includes strong
     sees_all: np.ndarray  # (N, C) bool: candidate sees every member of the node (and is none)
-    off: np.ndarray | None = None  # BFS levels, filled by the search
-    on: np.ndarray | None = None
 
     def node(self, i: int):
         """The Candidate or Group of node `i` (built when a chain is read back)."""
@@ -189,8 +187,10 @@ def _grouped_net(grid: Grid) -> _Net:
     inc = g.incidence
     sees = g.sees
     # node i lies inside set s when all its members are members of s; it sees candidate t when all do
-    inside = np.logical_and.reduce(inc[safe] | ~valid[:, :, None], axis=1)  # (N, S)
-    sees_all = np.logical_and.reduce(sees[safe] | ~valid[:, :, None], axis=1)  # (N, C)
+    nc = len(idx)
+    gsafe, gvalid = safe[nc:], ~valid[nc:, :, None]
+    inside = np.concatenate([inc[idx], np.logical_and.reduce(inc[gsafe] | gvalid, axis=1)])  # (N, S)
+    sees_all = np.concatenate([sees[idx], np.logical_and.reduce(sees[gsafe] | gvalid, axis=1)])  # (N, C)
     sees_all &= live[None, :]
     sees_all[np.nonzero(valid)[0], table[valid]] = False
     # holders of each set, padded
@@ -203,8 +203,10 @@ def _grouped_net(grid: Grid) -> _Net:
     holders[s_idx, slot] = n_idx
     s, a, b = _set_pairs(holders)
     # two nodes that share a member (a candidate and its group, two groups) are not linked
-    ta, tb = table[a], table[b]
-    overlap = ((ta[:, :, None] == tb[:, None, :]) & (ta[:, :, None] >= 0)).any(axis=(1, 2))
+    maybe = np.flatnonzero((a >= nc) | (b >= nc))  # two candidates never share a member
+    ta, tb = table[a[maybe]], table[b[maybe]]
+    overlap = np.zeros(len(a), dtype=bool)
+    overlap[maybe] = ((ta[:, :, None] == tb[:, None, :]) & (ta[:, :, None] >= 0)).any(axis=(1, 2))
     s, a, b = s[~overlap], a[~overlap], b[~overlap]
     weak = _links(N, a, b)
     # strong: a set whose live members are exactly the two nodes' members
@@ -221,8 +223,8 @@ class _Search:
     The starts reached are bit sets (one bit per start, packed in uint64
     words): a node's new set is the OR of its predecessors' frontier sets, so a
     level costs one pass over the links whatever the number of starts.
-    ``off[a, v]`` and ``on[a, v]`` are the levels at which ``v`` is first reached
-    OFF and ON from ``a`` OFF (-1: not yet); ON levels are odd.
+    ``history[k]`` holds, per node, the starts that first reach it at level k
+    (OFF at even levels, ON at odd ones); a chain is read back from it.
     """
 
     def __init__(self, net: _Net):
@@ -230,13 +232,11 @@ class _Search:
         self.net = net
         self.N = N
         self.words = max(1, (N + 63) // 64)
-        net.off = np.full((N, N), -1, dtype=np.int16)
-        net.on = np.full((N, N), -1, dtype=np.int16)
-        np.fill_diagonal(net.off, 0)
         self.preds = {True: self._preds(net.strong), False: self._preds(net.weak)}
         start = np.eye(N, dtype=bool)
         self.frontier = self._pack(start)  # (N nodes, words): starts reaching v at the last level
         self.seen = {False: self.frontier.copy(), True: np.zeros_like(self.frontier)}
+        self.history = [self.frontier]
         self.level = 0
         self.alive = N > 0
         C = net.sees_all.shape[1]
@@ -257,10 +257,11 @@ class _Search:
         return np.packbits(padded, axis=1, bitorder="little").view(np.uint64)
 
     def _unpack(self, words: np.ndarray) -> np.ndarray:
-        return np.unpackbits(words.view(np.uint8), axis=1, bitorder="little", count=self.N).astype(bool)
+        return np.unpackbits(words.view(np.uint8), axis=1, bitorder="little", count=self.N).view(bool)
 
     def advance(self) -> np.ndarray | None:
-        """Run the next level; the (start, node) bool array newly reached, or None when done."""
+        """Run the next level; the (node, start) bool array newly reached at an ON level (an empty
+        tuple at an OFF level), or None when the search is over."""
         if not self.alive or self.level >= MAX_NODES:
             self.alive = False
             return None
@@ -276,25 +277,38 @@ class _Search:
         if not new.any():
             self.alive = False
             return None
-        reached = np.ascontiguousarray(self._unpack(new).T)  # (start, node)
-        (self.net.on if on else self.net.off)[reached] = self.level
-        return reached
+        self.history.append(new)
+        return self._unpack(new) if on else ()
+
+    def reached_at(self, level: int, a: int) -> np.ndarray:
+        """The nodes first reached at `level` from start `a` (bool, per node)."""
+        word = self.history[level][:, a >> 6]
+        return (word >> np.uint64(a & 63)) & np.uint64(1) == 1
 
 
-def _path(net: _Net, off: np.ndarray, on: np.ndarray, a: int, b: int) -> list[int]:
-    """Read the chain a ... b back from the levels (b reached ON)."""
-    k = int(on[a, b])
+def _path(search: _Search, a: int, b: int, k: int) -> list[int]:
+    """Read the chain a ... b back from the levels (b first reached ON at level k)."""
+    net = search.net
     path = [b]
     cur = b
     while k > 0:
-        if k % 2:  # cur ON at k: a strong predecessor OFF at k - 1
-            prev = np.flatnonzero((off[a] == k - 1) & net.strong[:, cur])
-        else:
-            prev = np.flatnonzero((on[a] == k - 1) & net.weak[:, cur])
+        # cur reached at k: a predecessor reached at k - 1 (strong link into an ON node, weak into OFF)
+        links = net.strong if k % 2 else net.weak
+        prev = np.flatnonzero(search.reached_at(k - 1, a) & links[:, cur])
         cur = int(prev[0])
         path.append(cur)
         k -= 1
     return path[::-1]
+
+
+def _below(N: int) -> np.ndarray:
+    """(N, N) bool: row > column (a view of a cached, larger triangle)."""
+    return _triangle(-(-N // 256) * 256)[:N, :N]
+
+
+@lru_cache(maxsize=4)
+def _triangle(M: int) -> np.ndarray:
+    return np.tri(M, M, -1, dtype=bool)
 
 
 def _popcount(words: np.ndarray) -> np.ndarray:
@@ -306,11 +320,11 @@ def _level_items(net_i: int, search: _Search, reached: np.ndarray) -> list[tuple
     (-eliminations, net, a, 0 for a loop else 1, b). Ends with nothing to eliminate are left out."""
     net = search.net
     items = []
-    loops = np.flatnonzero(np.diagonal(reached))
+    loops = np.flatnonzero(np.diagonal(reached))  # reached: (node, start)
     for a in loops.tolist():
         if len(net.members[a]) == 1:
             items.append(((0, net_i, a, 0, a), a, a))
-    a_idx, b_idx = _nonzero2(np.triu(reached, 1))  # a chain read backwards gives the same result
+    b_idx, a_idx = _nonzero2(reached & _below(len(reached)))  # a < b: read backwards, the same chain
     if len(a_idx):
         packed = search.sees_packed
         counts = _popcount(packed[a_idx] & packed[b_idx])
@@ -336,12 +350,12 @@ def _chains(grid: Grid, nets: list[_Net], technique: str) -> Iterator[Step]:
         items = []
         for net_i, s in enumerate(searches):
             reached = s.advance()
-            if reached is not None and level % 2:
+            if reached is not None and len(reached):
                 items += _level_items(net_i, s, reached)
         items.sort(key=lambda item: item[0])
         for key, a, b in items:
             net = nets[key[1]]
-            path = _path(net, net.off, net.on, a, b)
+            path = _path(searches[key[1]], a, b, level)
             nodes = [net.node(i) for i in path]
             if a == b:
                 done = frozenset([-1 - net.members[a][0]])
