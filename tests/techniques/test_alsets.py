@@ -12,6 +12,7 @@ from linkgraph.errors import OptionError, ProofError
 from linkgraph.techniques import alsets
 from linkgraph.verify import check_step
 from tests.techniques.patterncases import check_sound, conclusions, prepared, transpose, transpose_text
+from tests.test_links import VARIANTS, variant_positions
 
 FINDERS = {
     "als-xz": alsets.als_xz,
@@ -273,7 +274,7 @@ def test_checker_rejects_mutations(maker, tech):
 
 @pytest.fixture(scope="module")
 def top95(corpus):
-    return prepared(corpus("top95", limit=20))
+    return prepared(corpus("top95", limit=15))
 
 
 @pytest.mark.parametrize("tech", sorted(FINDERS))
@@ -294,3 +295,14 @@ def test_sound_on_top1465(tech, corpus):
 def test_bad_max_size():
     with pytest.raises(OptionError):
         alsets.als_table(board(), max_size=0)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_sound_on_variants(name):
+    # positions of sudoku-x, windoku, jigsaw and small grids with random wrong candidates removed
+    # (tests/test_links.py): the solution is known, and every step must keep it and pass the checker
+    found = 0
+    for grid, sol in variant_positions(name, 3)[1:]:  # the two with fewer candidates left
+        for tech in FINDERS:
+            found += check_sound(list(FINDERS[tech](grid)), sol, grid)
+    assert found > 0
