@@ -137,33 +137,31 @@ def _or_into(dest, values, tgt) -> None:
 
 
 class Run:
-    """Packed result of `advance`: final words, the words new in each round, failures."""
+    """Packed result of `advance`: final words, the words new in each round, failures.
 
-    def __init__(self, B, ON, OFF, on0, off0, news_on, news_off, failed):
+    When few branches were left running, `advance` finished them in a smaller
+    packed state: ``tail`` is that Run, ``tail_pos[b]`` branch ``b``'s index
+    in it (-1: not there) and ``t0`` the rounds done before it.
+    """
+
+    def __init__(self, B, ON, OFF, on0, off0, news_on, news_off, failed, tail=None, tail_pos=None, t0=0):
         self.B = B
         self.ON, self.OFF = ON, OFF
         self.on0, self.off0 = on0, off0
         self.news_on, self.news_off = news_on, news_off
         self.failed = failed
+        self.tail, self.tail_pos, self.t0 = tail, tail_pos, t0
 
     @cached_property
     def _stacks(self):
         """(T, L, W) words new in each round, ON and OFF (None before any round)."""
         return tuple(np.stack(n) if n else None for n in (self.news_on, self.news_off))
 
-    def _first(self, i, init, b):
-        w, bit = divmod(int(b), 64)
-        r = np.where(init[b], 0, -1).astype(np.int16)
-        stack = self._stacks[i]
-        if stack is not None:
-            hit = ((stack[:, :, w] >> np.uint64(bit)) & np.uint64(1)).astype(bool)  # (T, L)
-            seen = hit.any(axis=0) & (r < 0)
-            r[seen] = hit[:, seen].argmax(axis=0) + 1
-        return r
-
     def rounds(self, b):
         """(ron, roff) rows of branch b."""
-        return self._first(0, self.on0, b), self._first(1, self.off0, b)
+        L = self.on0.shape[1]
+        bs, ks = np.full(L, int(b)), np.arange(L)
+        return self.round_of(True, bs, ks).astype(np.int16), self.round_of(False, bs, ks).astype(np.int16)
 
     def round_of(self, on: bool, bs, ks) -> np.ndarray:
         """Round of literal (ks[i], on) in branch bs[i] for every i (-1: never, 0: premise)."""
@@ -176,15 +174,40 @@ class Run:
             hit = ((stack[:, ks, bs >> 6] >> (bs & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)  # (T, Q)
             seen = hit.any(axis=0) & (r < 0)
             r[seen] = hit[:, seen].argmax(axis=0) + 1
+        if self.tail is not None and len(bs):
+            pos = self.tail_pos[bs]
+            q = np.flatnonzero((r < 0) & (pos >= 0))
+            if len(q):
+                rt = self.tail.round_of(on, pos[q], ks[q])
+                r[q] = np.where(rt > 0, rt + self.t0, -1)
         return r
+
+    def _bools(self, words):
+        out = unpack(words, self.B).T
+        if self.tail is not None:
+            sub = self.tail.on if words is self.ON else self.tail.off
+            out[self.tail_pos >= 0] = sub
+        return out
 
     @cached_property
     def on(self):
-        return unpack(self.ON, self.B).T
+        return self._bools(self.ON)
 
     @cached_property
     def off(self):
-        return unpack(self.OFF, self.B).T
+        return self._bools(self.OFF)
+
+
+def _compact(st, ON, OFF, live, B, t, *, depth, level, track):
+    """Finish the `live` branches in a state of their own, as few words as they need."""
+    keep = np.flatnonzero(unpack(live[None, :], B)[0])
+    L = ON.shape[0]
+    on = unpack(ON, B)[:, keep].T
+    off = unpack(OFF, B)[:, keep].T
+    tail = advance(st, np.ascontiguousarray(on), np.ascontiguousarray(off), depth=depth, level=level, track=track)
+    pos = np.full(B, -1, dtype=np.int64)
+    pos[keep] = np.arange(len(keep))
+    return tail, pos, keep
 
 
 def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, track: bool = True) -> Run:
@@ -238,6 +261,12 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
         live = alive & ~done
         if not live.any():
             break
+        if W >= 2:
+            n_live = int(np.unpackbits(live.view(np.uint8)).sum())
+            if 2 * (-(-n_live // 64)) <= W:
+                tail, pos, keep = _compact(st, ON[:L], OFF[:L], live, B, t, depth=depth, level=level, track=track)
+                failed[keep] = np.where(tail.failed >= 0, tail.failed + (t - 1), failed[keep])
+                return Run(B, ON[:L], OFF[:L], on, off, news_on, news_off, failed, tail, pos, t - 1)
         G[:S, :W] = one[:, :W]
         np.invert(two[:, W:], out=G[:S, W:])
         acc = np.bitwise_or.reduce(take(G, cs_t, axis=0), axis=0)

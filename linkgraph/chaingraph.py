@@ -309,7 +309,12 @@ def compile_grid(
     src, dst, kind, fam, via, prio = E.arrays()
     ok = src != dst
     src, dst, kind, fam, via, prio = src[ok], dst[ok], kind[ok], fam[ok], via[ok], prio[ok]
-    idx = np.lexsort((prio, dst, src))
+    # order by (src, dst, prio), stable; one int64 key when it fits (lexsort is slower)
+    span_d, span_p = int(dst.max(initial=0)) + 1, int(prio.max(initial=0)) + 1
+    if int(src.max(initial=0)) * span_d * span_p + span_d * span_p < 1 << 62:
+        idx = np.argsort((src * span_d + dst) * span_p + prio, kind="stable")
+    else:
+        idx = np.lexsort((prio, dst, src))
     src, dst = src[idx], dst[idx]
     first = np.ones(len(src), dtype=bool)
     first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])

@@ -381,28 +381,26 @@ def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst:
     seen = np.zeros((L, W), dtype=np.uint64)
     seen[premises, pi >> 6] = np.left_shift(np.uint64(1), (pi & 63).astype(np.uint64))
     dist[premises, pi] = 0
+    if not len(pred_src):
+        return dist
+    starts = np.flatnonzero(np.r_[True, pred_dst[1:] != pred_dst[:-1]])
+    dsts = pred_dst[starts]
     front = seen.copy()
+    take = np.take
     level = 0
     while True:
         level += 1
-        active = front.any(axis=1)
-        sel = np.flatnonzero(active[pred_src])
-        if not len(sel):
+        red = np.bitwise_or.reduceat(take(front, pred_src, axis=0), starts, axis=0)  # (destinations, W)
+        new = red & ~take(seen, dsts, axis=0)
+        nz = np.flatnonzero(new.any(axis=1))
+        if not len(nz):
             break
-        d = pred_dst[sel]
-        starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]])
-        red = np.bitwise_or.reduceat(front[pred_src[sel]], starts, axis=0)
-        ud = d[starts]
-        new = red & ~seen[ud]
-        nz = new.any(axis=1)
-        if not nz.any():
-            break
-        ud, new = ud[nz], new[nz]
+        ud, new = dsts[nz], new[nz]
         seen[ud] |= new
-        front = np.zeros_like(seen)
+        front[:] = 0
         front[ud] = new
-        bits = np.unpackbits(new.view(np.uint8).reshape(len(ud), W * 8), axis=1, bitorder="little")[:, :P]
-        r, c = np.nonzero(bits)
+        flat = np.flatnonzero(np.unpackbits(new.view(np.uint8), bitorder="little"))  # bits beyond P are 0
+        r, c = np.divmod(flat, W * 64)
         dist[ud[r], c] = level
     return dist
 
