@@ -21,7 +21,10 @@ x of A sees every x of B: x stands in at most one of them.
 - **Death blossom**: a stem cell whose every candidate d is restricted common
   with a petal ALS (every d of the petal sees the stem) and a digit z, not in
   the stem, in every petal: whichever digit the stem takes locks its petal
-  onto z, so z leaves the cells seeing all z of every petal.
+  onto z, so z leaves the cells seeing all z of every petal. A stem digit may
+  have several petals, all locked when the stem takes it: one step per stem
+  and z removes every z that, for each stem digit, sees all z of one of its
+  petals (the union over every choice of one petal per digit).
 
 Proofs
 ------
@@ -53,6 +56,17 @@ are made on first use. The last table is kept, so the three finders run on
 one grid (as the solver does) build it once. Death-blossom stems have 2 to
 `STEM_MAX` (4) candidates. Each finder yields steps lazily, smallest sets
 first, never the same set of eliminations twice in one call.
+
+The set of findings does not depend on how cells and digits are numbered: a
+Sudoku symmetry maps it onto the findings of the transformed grid (what
+`tests/test_symmetry.py` checks). Only exact repeats are dropped, every pair
+of ALSs (triple, stem and z) is tried, and no elimination hangs on which set
+or digit comes first: a doubly linked pair tries every two of its restricted
+digits (more than two only happen in a position with no solution), and a
+death blossom takes every petal rather than the first found. Where a proof
+has a choice (the x and y of an ALS-XY-wing with two restricted digits on one
+side, the petal a target is reached through), it takes the first; that
+changes the proof, never the eliminations.
 
 References
 ----------
@@ -472,17 +486,19 @@ def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     table = als_table(grid, max_size=max_size)
     R, Z = table.restricted, table.zsee
     seen: set[frozenset] = set()
-    # doubly linked (first two restricted digits): some digit has a target
+    # doubly linked: some digit has a target. Two restricted digits are the rule; three or
+    # more only arise in a position with no solution, and then every pair is tried (so the
+    # findings never hang on the digit numbering)
     low = R & -R
     pair = low | ((R ^ low) & -(R ^ low))
     own = table.selfsee
-    double = ((R ^ low) != 0) & (((Z & pair) != 0) | ((own[:, None] & ~pair) != 0) | ((own[None, :] & ~pair) != 0))
+    double = ((R ^ low) != 0) & (((Z & pair) != 0) | ((own[:, None] & ~pair) != 0) | ((own[None, :] & ~pair) != 0)
+                                 | ((R ^ pair) != 0))
     useful = double | ((R != 0) & ((R & (R - 1)) == 0) & ((Z & ~R) != 0))
     for i, j in _pairs(useful):
         r = int(R[i, j])
         if r & (r - 1):
-            x1, x2 = bits(r)[:2]
-            steps = [_xz_double(table, i, j, x1, x2)]
+            steps = [_xz_double(table, i, j, x1, x2) for x1, x2 in combinations(bits(r), 2)]
         else:
             x = bits(r)[0]
             steps = [_xz_single(table, i, j, x, z) for z in bits(int(Z[i, j]) & ~r)]
@@ -554,7 +570,7 @@ def als_xy_wings(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     seen: set[frozenset] = set()
     for k in keep.tolist():
         xs, ys = bits(int(ra[k])), bits(int(rc[k]))
-        x, y = next((x, y) for x in xs for y in ys if x != y)
+        x, y = next((x, y) for x in xs for y in ys if x != y)  # the proof's choice: same targets
         for z in bits(int(zs[k])):
             step = _xy_step(table, int(a[k]), int(bi[k]), int(c[k]), x, y, z)
             if step is not None and step.eliminations not in seen:
@@ -562,39 +578,56 @@ def als_xy_wings(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
                 yield step
 
 
-def _blossom_step(table: AlsTable, stem: int, petals: dict[int, int], z: int) -> Step | None:
+def _blossom_step(table: AlsTable, stem: int, petals: dict[int, list[int]], z: int) -> Step | None:
+    """Death-blossom step: `petals` maps each stem digit d (index) to its petal sets, each
+    holding z; z leaves every live z that, per d, sees all z of one of d's petals.
+
+    The proof takes, per target and d, the first such petal (two petals of one d may
+    share a place, and a proof graph holds one edge per pair of literals)."""
     grid = table.grid
     g = grid.geometry
+    ds = sorted(petals)
     targets = table.digit_cells[z]
-    for p in petals.values():
-        targets &= table.set(p).seeall[z]
-    texts = {d: str(table.als(p)) for d, p in petals.items()}
-    pr = _Proof(grid, stem=str(g.cell(stem)), als=[texts[d] for d in sorted(petals)], z=z + 1)
-    prem = [pr.cand(stem, d, on=True, role=Role.PREMISE) for d in sorted(petals)]
-    offs = {}
-    for d, lit in zip(sorted(petals), prem):
-        offs[d] = pr.offs(table.set(petals[d]).places[d], d)
-        if not all([pr.weak(lit, v) for v in offs[d]]):
-            return None
-    elims = []
-    for t in _cells_of(targets):
-        v = pr.cand(t, z)
-        for d in sorted(petals):
-            pr.via_als(offs[d], texts[d], v)
-        elims.append(_index(g, t, z))
-    if not elims:
+    for d in ds:
+        reach = 0
+        for p in petals[d]:
+            reach |= table.set(p).seeall[z]
+        targets &= reach
+    if not targets:
         return None
-    parts = " | ".join(f"{g.cell(stem)}#{d + 1} - ({d + 1}={z + 1}){texts[d]}" for d in sorted(petals))
+    use = {t: {d: next(p for p in petals[d] if table.set(p).seeall[z] >> t & 1) for d in ds}
+           for t in _cells_of(targets)}
+    used = {d: [p for p in petals[d] if any(u[d] == p for u in use.values())] for d in ds}
+    texts = {p: str(table.als(p)) for d in ds for p in used[d]}
+    pr = _Proof(grid, stem=str(g.cell(stem)), als=list(dict.fromkeys(texts[p] for d in ds for p in used[d])), z=z + 1)
+    prem = [pr.cand(stem, d, on=True, role=Role.PREMISE) for d in ds]
+    offs = {}
+    for d, lit in zip(ds, prem):
+        for p in used[d]:
+            offs[d, p] = pr.offs(table.set(p).places[d], d)
+            if not all([pr.weak(lit, v) for v in offs[d, p]]):
+                return None
+    elims = []
+    for t, chosen in use.items():
+        v = pr.cand(t, z)
+        for d, p in chosen.items():
+            pr.via_als(offs[d, p], texts[p], v)
+        elims.append(_index(g, t, z))
+    parts = " | ".join(
+        f"{g.cell(stem)}#{d + 1} - " + " & ".join(f"({d + 1}={z + 1}){texts[p]}" for p in used[d]) for d in ds
+    )
     return pr.step("death-blossom", prem, elims, parts)
 
 
 def death_blossoms(grid: Grid, *, max_size: int = ALS_MAX_SIZE, stem_max: int = STEM_MAX) -> Iterator[Step]:
-    """Death blossoms: a stem cell and one petal ALS per stem candidate (module docstring).
+    """Death blossoms: a stem cell and its petal ALSs for each stem candidate (module docstring).
 
     Yields
     ------
     Step
-        Technique ``death-blossom``, one per stem, digit z and choice of petals.
+        Technique ``death-blossom``, one per stem and digit z: it eliminates every
+        live z that, for each stem digit d, sees all z of some petal of d (so the
+        findings do not depend on the order in which petals are enumerated).
 
     Examples
     --------
@@ -628,11 +661,11 @@ def death_blossoms(grid: Grid, *, max_size: int = ALS_MAX_SIZE, stem_max: int = 
         for z in np.flatnonzero(targets.any(axis=1)).tolist():
             if m >> z & 1:
                 continue
-            zl = {d: [(int(p), table.set(int(p))) for p in lists[d] if table.has[p, z]] for d in ds}
-            for t in _cells_of(_int(targets[z])):
-                bit = 1 << t
-                choice = {d: next(p for p, s in zl[d] if s.seeall[z] & bit) for d in ds}
-                step = _blossom_step(table, stem, choice, z)
-                if step is not None and step.eliminations not in seen:
-                    seen.add(step.eliminations)
-                    yield step
+            hit = _int(targets[z])
+            # every petal holding z that some target sees: a choice by content, not by order
+            choice = {d: [int(p) for p in lists[d] if table.has[p, z] and table.set(int(p)).seeall[z] & hit]
+                      for d in ds}
+            step = _blossom_step(table, stem, choice, z)
+            if step is not None and step.eliminations not in seen:
+                seen.add(step.eliminations)
+                yield step

@@ -239,6 +239,74 @@ def test_death_blossom_missing_petal():
     assert all(s.proof.graph["stem"] != "r5c5" for s in alsets.death_blossoms(grid))
 
 
+
+BLOSSOM = {"r5c5": "124", "r5c1": "13", "r1c5": "23", "r5c3": "46", "r2c3": "36"}
+
+
+def two_petals() -> dict[str, str]:
+    # blossom() plus r4c6{13}, a second petal for 1 (its 1 sees the stem in box 5). Stem 1 now
+    # locks both r5c1 and r4c6 onto 3. The ALSs are the five bivalue cells and r25c3{346}
+    # (no other cells of one house hold k+1 digits in k cells), so the petals holding 3 are
+    # r5c1 and r4c6 for 1, r1c5 for 2 and r25c3 for 4. The cells seeing r1c5 and r2c3 are
+    # r1c1-3 and r2c4-6; of those r1c1 sees r5c1 (column 1) and r2c6 sees r4c6 (column 6).
+    return dict(BLOSSOM, r4c6="13")
+
+
+def test_death_blossom_two_petals_for_one_digit():
+    grid = board(**two_petals())
+    steps = steps_of("death-blossom", grid)
+    mine = [s for s in steps if s.proof.graph["stem"] == "r5c5"]
+    # one step with both, whichever petal of 1 comes first
+    assert len(mine) == 1
+    assert conclusions(mine) == ["-r1c1#3", "-r2c6#3"]
+    assert sorted(mine[0].proof.graph["als"]) == ["r1c5{23}", "r25c3{346}", "r4c6{13}", "r5c1{13}"]
+    assert set(conclusions(steps)) <= forced_out(grid)
+
+
+def _moved_cell(name: str, rows, cols, flip: bool) -> lg.Cell:
+    cell = lg.Cell.parse(name)
+    r, c = rows[cell.row], cols[cell.col]
+    return lg.Cell(c, r) if flip else lg.Cell(r, c)
+
+
+#: (rows, cols, transpose, digits): lines permuted inside bands (stacks), bands (stacks)
+#: permuted, transposed, digits relabelled (digit d becomes digits[d - 1]); each a Sudoku symmetry
+SYMMETRIES = [
+    (range(9), range(9), True, [7, 5, 9, 1, 3, 2, 8, 4, 6]),
+    ([3, 4, 5, 0, 1, 2, 6, 7, 8], [2, 1, 0, 5, 4, 3, 8, 7, 6], True, [2, 6, 4, 9, 1, 8, 3, 5, 7]),
+    ([8, 7, 6, 5, 4, 3, 2, 1, 0], [6, 7, 8, 0, 1, 2, 3, 4, 5], False, [9, 8, 7, 6, 5, 4, 3, 2, 1]),
+]
+
+
+@pytest.mark.parametrize("cells", [BLOSSOM, two_petals()], ids=["blossom", "two-petals"])
+@pytest.mark.parametrize("sym", range(len(SYMMETRIES)))
+def test_death_blossom_moves_with_a_symmetry(cells, sym):
+    # the hand cases moved by a symmetry: each step's eliminations are the moved ones
+    # (expected: -r1c1#3 for blossom(), -r1c1#3 and -r2c6#3 for the two petals)
+    rows, cols, flip, digits = SYMMETRIES[sym]
+    rows, cols = list(rows), list(cols)
+    moved = board(**{
+        str(_moved_cell(name, rows, cols, flip)): "".join(str(digits[int(d) - 1]) for d in ds)
+        for name, ds in cells.items()
+    })
+    want_elims = ["r1c1#3"] if cells is BLOSSOM else ["r1c1#3", "r2c6#3"]
+    want = set()
+    for text in want_elims:
+        c = lg.Candidate.parse(text)
+        want.add(str(lg.Candidate(_moved_cell(str(c.cell), rows, cols, flip), digits[c.digit - 1])))
+    stem = str(_moved_cell("r5c5", rows, cols, flip))
+    steps = [s for s in steps_of("death-blossom", moved) if s.proof.graph["stem"] == stem]
+    assert [set(map(str, s.eliminations)) for s in steps] == [want]
+    # and the whole set of findings is the original's, moved
+    original = {frozenset(map(str, s.eliminations)) for s in alsets.death_blossoms(board(**cells))}
+    mapped = {
+        frozenset(str(lg.Candidate(_moved_cell(str(c.cell), rows, cols, flip), digits[c.digit - 1]))
+                  for c in map(lg.Candidate.parse, found))
+        for found in original
+    }
+    assert {frozenset(map(str, s.eliminations)) for s in alsets.death_blossoms(moved)} == mapped
+
+
 # ---- proofs: the checker rejects tampered steps ------------------------------------
 
 def _rebuild(step: lg.Step, **changes) -> lg.Step:
