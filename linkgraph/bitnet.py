@@ -183,7 +183,7 @@ class Run:
         return r
 
     def _bools(self, words):
-        out = unpack(words, self.B).T
+        out = np.ascontiguousarray(unpack(words, self.B).T)  # (B, L), rows contiguous for row gathers
         if self.tail is not None:
             sub = self.tail.on if words is self.ON else self.tail.off
             out[self.tail_pos >= 0] = sub
@@ -215,19 +215,19 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
 
     Without `track` the per-round words are not kept (sub-nets need only failures).
     Each round works on whole sets: per set, whether >= 1 / >= 2 members are ON
-    and >= 1 / >= 2 members are not OFF (ON and not-OFF words side by side, so
-    both counts are one pass); a candidate turns OFF when one of its sets has
-    an ON member (not itself), ON when one of its sets has no other member left.
+    and >= 1 / >= 2 members are not OFF (the state keeps ON and not-OFF words
+    side by side, so both counts are one pass); a candidate turns OFF when one
+    of its sets has an ON member (not itself), ON when one of its sets has no
+    other member left.
     """
     B, L = on.shape
     tb = st.tables
     S = tb.S
     W = max(1, -(-B // 64))
-    ON = np.zeros((L + 1, W), dtype=np.uint64)
-    OFF = np.zeros((L + 1, W), dtype=np.uint64)
-    ON[:L] = pack(on, W)
-    OFF[:L] = pack(off, W)
-    OFF[L] = _ONES  # padding row: never ON, always OFF
+    Z = np.zeros((L + 1, 2 * W), dtype=np.uint64)  # [ON | not OFF]; row L pads: never ON, always OFF
+    Z[:L, :W] = pack(on, W)
+    Z[:L, W:] = ~pack(off, W)
+    ON, NOT = Z[:L, :W], Z[:L, W:]
     alive = pack(np.ones((B, 1), dtype=bool), W)[0]
     done = np.zeros(W, dtype=np.uint64)
     failed = np.full(B, -1, dtype=np.int32)
@@ -241,11 +241,14 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
         o += n
     G = np.zeros((S + 1, 2 * W), dtype=np.uint64)  # per set: [any ON | at most one not OFF]; row S: padding
     take = np.take
+    reduce_or = np.bitwise_or.reduce
+    live = alive.copy()
+    zero = bytes(8 * W)  # word-row tests through bytes: much cheaper than .any() on W words
+    check = W >= 2
     t = 0
-    while L and (alive & ~done).any():
+    while L and live.tobytes() != zero:
         t += 1
-        NOT = ~OFF
-        X = take(np.concatenate((ON, NOT), axis=1), col_idx, axis=0)
+        X = take(Z, col_idx, axis=0)
         one = X[:S].copy()
         two = np.zeros_like(one)
         for o, n in cols:
@@ -253,70 +256,80 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
             two[:n] |= one[:n] & x
             one[:n] |= x
         # contradictions: two ON in a set, a set all OFF, a candidate ON and OFF
-        bad = np.bitwise_or.reduce(two[:, :W] | ~one[:, W:], axis=0) | np.bitwise_or.reduce(ON & OFF, axis=0)
+        bad = reduce_or(two[:, :W] | ~one[:, W:], axis=0) | reduce_or(ON & ~NOT, axis=0)
         newly = bad & alive
-        if newly.any():
+        if newly.tobytes() != zero:
             failed[unpack(newly[None, :], B)[0]] = t - 1
             alive &= ~bad
-        live = alive & ~done
-        if not live.any():
-            break
-        if W >= 2:
+            live = alive & ~done
+            if live.tobytes() == zero:
+                break
+            check = W >= 2
+        if check:
+            check = False
             n_live = int(np.unpackbits(live.view(np.uint8)).sum())
             if 2 * (-(-n_live // 64)) <= W:
-                tail, pos, keep = _compact(st, ON[:L], OFF[:L], live, B, t, depth=depth, level=level, track=track)
+                tail, pos, keep = _compact(st, ON, ~NOT, live, B, t, depth=depth, level=level, track=track)
                 failed[keep] = np.where(tail.failed >= 0, tail.failed + (t - 1), failed[keep])
-                return Run(B, ON[:L], OFF[:L], on, off, news_on, news_off, failed, tail, pos, t - 1)
+                return Run(B, ON, ~NOT, on, off, news_on, news_off, failed, tail, pos, t - 1)
         G[:S, :W] = one[:, :W]
         np.invert(two[:, W:], out=G[:S, W:])
-        acc = np.bitwise_or.reduce(take(G, cs_t, axis=0), axis=0)
-        ONL, NOTL = ON[:L], NOT[:L]
-        acc_off = acc[:, :W] & ~ONL
-        acc_on = acc[:, W:]
-        if depth >= 1 and len(st._groups["outA"]):
-            nonempty, always, idx, start, tgt = tb.groups
-            cond = np.zeros((len(always), W), dtype=np.uint64)
-            cond[always] = ~np.uint64(0)
-            if len(idx):
-                cond[nonempty] = np.bitwise_and.reduceat(take(OFF, idx, axis=0), start, axis=0)
-            _or_into(acc_off, cond, tgt)
-        if depth >= 2 and st._patterns["P"]:
-            idx, start, pcols, small, owner, tgt = tb.patterns
-            touched = np.zeros((len(start) + 1, W), dtype=np.uint64)
-            touched[:-1] = np.bitwise_or.reduceat(take(NOT, idx, axis=0), start, axis=0)
-            c1 = np.zeros((pcols.shape[0], W), dtype=np.uint64)
-            c2, c3, c4 = np.zeros_like(c1), np.zeros_like(c1), np.zeros_like(c1)
-            for j in range(pcols.shape[1]):
-                x = take(touched, pcols[:, j], axis=0)
-                c4 |= c3 & x
-                c3 |= c2 & x
-                c2 |= c1 & x
-                c1 |= x
-            ok = np.where(small[:, None], ~c3, ~c4)
-            colok = take(ok, owner, axis=0) & touched[:-1]
-            _or_into(acc_off, colok, tgt)
-        new_off = acc_off & NOTL & live
-        new_on = acc_on & NOTL & ~ONL & live
-        changed = np.bitwise_or.reduce(new_off | new_on, axis=0)
-        ONL |= new_on
-        OFF[:L] |= new_off
-        stopped = live & ~changed
-        if stopped.any() and level >= 1:
-            revived = _nest(st, ONL, OFF[:L], new_off, stopped, B, W, depth=depth, level=level)
-            done |= stopped & ~revived
+        acc = reduce_or(take(G, cs_t, axis=0), axis=0)
+        free = NOT & live
+        if depth >= 1:
+            OFF = ~Z[:, W:]
+            acc_off = acc[:, :W] & ~ON
+            if len(st._groups["outA"]):
+                nonempty, always, idx, start, tgt = tb.groups
+                cond = np.zeros((len(always), W), dtype=np.uint64)
+                cond[always] = ~np.uint64(0)
+                if len(idx):
+                    cond[nonempty] = np.bitwise_and.reduceat(take(OFF, idx, axis=0), start, axis=0)
+                _or_into(acc_off, cond, tgt)
+            if depth >= 2 and st._patterns["P"]:
+                idx, start, pcols, small, owner, tgt = tb.patterns
+                touched = np.zeros((len(start) + 1, W), dtype=np.uint64)
+                touched[:-1] = np.bitwise_or.reduceat(take(Z[:, W:], idx, axis=0), start, axis=0)
+                c1 = np.zeros((pcols.shape[0], W), dtype=np.uint64)
+                c2, c3, c4 = np.zeros_like(c1), np.zeros_like(c1), np.zeros_like(c1)
+                for j in range(pcols.shape[1]):
+                    x = take(touched, pcols[:, j], axis=0)
+                    c4 |= c3 & x
+                    c3 |= c2 & x
+                    c2 |= c1 & x
+                    c1 |= x
+                ok = np.where(small[:, None], ~c3, ~c4)
+                colok = take(ok, owner, axis=0) & touched[:-1]
+                _or_into(acc_off, colok, tgt)
+            new_off = acc_off & free
+            new_on = acc[:, W:] & free & ~ON
         else:
-            done |= stopped
+            free &= ~ON
+            new_off = acc[:, :W] & free
+            new_on = acc[:, W:] & free
+        changed = reduce_or(new_off | new_on, axis=0)
+        ON |= new_on
+        NOT &= ~new_off
+        stopped = live & ~changed
+        if stopped.tobytes() != zero:
+            if level >= 1:
+                revived = _nest(st, ON, NOT, new_off, stopped, B, W, depth=depth, level=level)
+                done |= stopped & ~revived
+            else:
+                done |= stopped
+            live = alive & ~done
+            check = W >= 2
         if track:
             news_on.append(new_on)
             news_off.append(new_off)
-    return Run(B, ON[:L], OFF[:L], on, off, news_on, news_off, failed)
+    return Run(B, ON, ~NOT, on, off, news_on, news_off, failed)
 
 
-def _nest(st, ON, OFF, new_off, stopped, B, W, *, depth: int, level: int):
+def _nest(st, ON, NOT, new_off, stopped, B, W, *, depth: int, level: int):
     """Sub-nets: each open candidate of each stopped branch tried ON; failures turn OFF this round."""
     bs = np.flatnonzero(unpack(stopped[None, :], B)[0])
     on_b = unpack(ON, B)[:, bs].T  # (nb, L) snapshot
-    off_b = unpack(OFF, B)[:, bs].T
+    off_b = unpack(~NOT, B)[:, bs].T
     ib, ks = np.nonzero(~on_b & ~off_b)
     add = np.zeros((B, ON.shape[0]), dtype=bool)
     for start in range(0, len(ib), _CHUNK):
@@ -329,6 +342,6 @@ def _nest(st, ON, OFF, new_off, stopped, B, W, *, depth: int, level: int):
     if not add.any():
         return np.zeros(W, dtype=np.uint64)
     words = pack(add, W)
-    OFF |= words
+    NOT &= ~words
     new_off |= words
     return np.bitwise_or.reduce(words, axis=0)

@@ -180,7 +180,10 @@ def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds) -> li
         nb = valid[good].sum(axis=1)
         for flag, state in ((True, prop.on), (False, prop.off)):
             sp = np.vstack([state[on_rows], np.ones((1, L), dtype=bool)])
-            jj, yy = np.nonzero(sp[gm].all(axis=1))
+            every = sp[gm[:, 0]]
+            for c in range(1, gm.shape[1]):
+                every &= sp[gm[:, c]]
+            jj, yy = np.nonzero(every)
             if not len(jj):
                 continue
             mm = gm[jj]
