@@ -579,11 +579,7 @@ def als_xy_wings(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
 
 
 def _blossom_step(table: AlsTable, stem: int, petals: dict[int, list[int]], z: int) -> Step | None:
-    """Death-blossom step: `petals` maps each stem digit d (index) to its petal sets, each
-    holding z; z leaves every live z that, per d, sees all z of one of d's petals.
-
-    The proof takes, per target and d, the first such petal (two petals of one d may
-    share a place, and a proof graph holds one edge per pair of literals)."""
+    """Death-blossom step: z leaves each live z that, per stem digit d, sees all z of one of `petals[d]`."""
     grid = table.grid
     g = grid.geometry
     ds = sorted(petals)
@@ -595,6 +591,8 @@ def _blossom_step(table: AlsTable, stem: int, petals: dict[int, list[int]], z: i
         targets &= reach
     if not targets:
         return None
+    # the proof reaches each target through the first petal per d that it sees (two petals
+    # of one d may share a place, and a proof graph holds one edge per pair of literals)
     use = {t: {d: next(p for p in petals[d] if table.set(p).seeall[z] >> t & 1) for d in ds}
            for t in _cells_of(targets)}
     used = {d: [p for p in petals[d] if any(u[d] == p for u in use.values())] for d in ds}

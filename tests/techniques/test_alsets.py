@@ -263,10 +263,31 @@ def test_death_blossom_two_petals_for_one_digit():
     assert set(conclusions(steps)) <= forced_out(grid)
 
 
-def _moved_cell(name: str, rows, cols, flip: bool) -> lg.Cell:
+def _moved_cell(name: str, sym) -> lg.Cell:
+    rows, cols, flip, _ = sym
     cell = lg.Cell.parse(name)
-    r, c = rows[cell.row], cols[cell.col]
+    r, c = list(rows)[cell.row], list(cols)[cell.col]
     return lg.Cell(c, r) if flip else lg.Cell(r, c)
+
+
+def _moved_cand(text: str, sym) -> str:
+    c = lg.Candidate.parse(text)
+    return str(lg.Candidate(_moved_cell(str(c.cell), sym), sym[3][c.digit - 1]))
+
+
+def _moved_grid(grid: lg.Grid, sym) -> lg.Grid:
+    """The candidate grid moved cell by cell and digit by digit (written here, not by the engine)."""
+    tokens = [""] * 81
+    for k in range(81):
+        name = str(grid.geometry.cell(k))
+        digits = sorted(sym[3][int(d)] for d in grid.cands[k].nonzero()[0])
+        moved = _moved_cell(name, sym)
+        tokens[moved.row * 9 + moved.col] = "".join(map(str, digits))
+    return lg.Grid.parse(" ".join(tokens))
+
+
+def _elimination_sets(steps) -> set[frozenset[str]]:
+    return {frozenset(map(str, s.eliminations)) for s in steps}
 
 
 #: (rows, cols, transpose, digits): lines permuted inside bands (stacks), bands (stacks)
@@ -279,32 +300,33 @@ SYMMETRIES = [
 
 
 @pytest.mark.parametrize("cells", [BLOSSOM, two_petals()], ids=["blossom", "two-petals"])
-@pytest.mark.parametrize("sym", range(len(SYMMETRIES)))
+@pytest.mark.parametrize("sym", SYMMETRIES, ids=["transposed", "bands-lines-transposed", "reversed"])
 def test_death_blossom_moves_with_a_symmetry(cells, sym):
-    # the hand cases moved by a symmetry: each step's eliminations are the moved ones
-    # (expected: -r1c1#3 for blossom(), -r1c1#3 and -r2c6#3 for the two petals)
-    rows, cols, flip, digits = SYMMETRIES[sym]
-    rows, cols = list(rows), list(cols)
-    moved = board(**{
-        str(_moved_cell(name, rows, cols, flip)): "".join(str(digits[int(d) - 1]) for d in ds)
-        for name, ds in cells.items()
-    })
-    want_elims = ["r1c1#3"] if cells is BLOSSOM else ["r1c1#3", "r2c6#3"]
-    want = set()
-    for text in want_elims:
-        c = lg.Candidate.parse(text)
-        want.add(str(lg.Candidate(_moved_cell(str(c.cell), rows, cols, flip), digits[c.digit - 1])))
-    stem = str(_moved_cell("r5c5", rows, cols, flip))
+    # the hand cases moved by a symmetry: the stem's one step eliminates the moved candidates
+    # (by hand above: -r1c1#3 for blossom(), -r1c1#3 and -r2c6#3 with two petals for 1)
+    moved = _moved_grid(board(**cells), sym)
+    want = {_moved_cand(t, sym) for t in (["r1c1#3"] if cells is BLOSSOM else ["r1c1#3", "r2c6#3"])}
+    stem = str(_moved_cell("r5c5", sym))
     steps = [s for s in steps_of("death-blossom", moved) if s.proof.graph["stem"] == stem]
     assert [set(map(str, s.eliminations)) for s in steps] == [want]
     # and the whole set of findings is the original's, moved
-    original = {frozenset(map(str, s.eliminations)) for s in alsets.death_blossoms(board(**cells))}
-    mapped = {
-        frozenset(str(lg.Candidate(_moved_cell(str(c.cell), rows, cols, flip), digits[c.digit - 1]))
-                  for c in map(lg.Candidate.parse, found))
-        for found in original
-    }
-    assert {frozenset(map(str, s.eliminations)) for s in alsets.death_blossoms(moved)} == mapped
+    original = _elimination_sets(alsets.death_blossoms(board(**cells)))
+    mapped = {frozenset(_moved_cand(t, sym) for t in found) for found in original}
+    assert _elimination_sets(alsets.death_blossoms(moved)) == mapped
+
+
+@pytest.mark.parametrize("sym", SYMMETRIES, ids=["transposed", "bands-lines-transposed", "reversed"])
+def test_findings_map_on_a_corpus_position(sym, corpus):
+    # top1465 #45 after the basic ladder: the petal taken first used to follow the cell
+    # numbering there, and the moved position gave other death-blossom eliminations
+    grid, _ = corpus("top1465", every=44, limit=2)[1]
+    grid = lg.prepare(grid)
+    moved = _moved_grid(grid, sym)
+    for tech, find in FINDERS.items():
+        mapped = {frozenset(_moved_cand(f"{c}", sym) for c in found)
+                  for found in _elimination_sets(find(grid))}
+        assert _elimination_sets(find(moved)) == mapped, tech
+    assert _elimination_sets(alsets.death_blossoms(grid))  # the position holds blossoms
 
 
 # ---- proofs: the checker rejects tampered steps ------------------------------------
