@@ -33,7 +33,7 @@ SudokuWiki, "Forcing Nets" (../shared/seeds/sudokuwiki-forcing-nets.txt).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from itertools import count
 
 import networkx as nx
@@ -218,7 +218,8 @@ def _branch_proof(prop: Propagation, b: int, cache: dict) -> BranchProof:
     return cache[b]
 
 
-def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple, Step]:
+def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple, Callable[[], Step]]:
+    """(proof size, tie key, maker of the Step): the notation is written only for steps yielded."""
     kind, _, order, (k, on), branches = cand
     st = prop.structure
     conclusion = Literal(st.candidate(k), on=on)
@@ -248,19 +249,22 @@ def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple
     P.graph["premises"] = [str(p) for p in premises]
     P.graph["conclusion"] = str(conclusion)
     size = P.number_of_nodes()
-    step = make_step(
-        technique,
-        placements=[conclusion.cand] if on else [],
-        eliminations=[] if on else [conclusion.cand],
-        premises=premises,
-        proof=P,
-        notation="",
-    )
-    lines = sudokuwiki(step).splitlines()[1:]
-    verdict = f"{conclusion.cand.cell}={conclusion.cand.digit}" if on else f"{conclusion.cand.cell}<>{conclusion.cand.digit}"
-    step = make_step(technique, placements=step.placements, eliminations=step.eliminations,
-                     premises=premises, proof=step.proof, notation=" ; ".join(lines) + f" => {verdict}")
-    return size, (_KIND_ORDER[kind], sort_key(conclusion), order), step
+
+    def make() -> Step:
+        step = make_step(
+            technique,
+            placements=[conclusion.cand] if on else [],
+            eliminations=[] if on else [conclusion.cand],
+            premises=premises,
+            proof=P,
+            notation="",
+        )
+        lines = sudokuwiki(step).splitlines()[1:]
+        verdict = f"{conclusion.cand.cell}={conclusion.cand.digit}" if on else f"{conclusion.cand.cell}<>{conclusion.cand.digit}"
+        return make_step(technique, placements=step.placements, eliminations=step.eliminations,
+                         premises=premises, proof=step.proof, notation=" ; ".join(lines) + f" => {verdict}")
+
+    return size, (_KIND_ORDER[kind], sort_key(conclusion), order), make
 
 
 def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, kinds) -> Iterator[Step]:
@@ -278,7 +282,7 @@ def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, k
         for c in cands:
             if c[3] not in done:
                 done.add(c[3])
-                yield _build(prop, c, cache, level)[2]
+                yield _build(prop, c, cache, level)[2]()
         return
     if select == "sudokuwiki":
         on_first = [c for c in cands if c[0] == "contradiction" and prem[c[4][0]][0].on]
@@ -299,15 +303,16 @@ def _shortest(prop, cands, cache, level) -> Iterator[Step]:
     """Best-first over lower bounds: explain only what could still be the shortest."""
     pending = sorted(cands, key=lambda c: (c[1], _KIND_ORDER[c[0]], c[2]))
     heap: list = []
+    tiebreak = count()
     i = 0
     while i < len(pending) or heap:
         while i < len(pending) and (not heap or pending[i][1] <= heap[0][0]):
             c = pending[i]
             i += 1
-            size, tie, step = _build(prop, c, cache, level)
-            heapq.heappush(heap, (size, tie, id(step), step))
-        size, tie, _, step = heapq.heappop(heap)
-        yield step
+            size, tie, make = _build(prop, c, cache, level)
+            heapq.heappush(heap, (size, tie, next(tiebreak), make))
+        size, tie, _, make = heapq.heappop(heap)
+        yield make()
 
 
 # ---- notation ---------------------------------------------------------------
