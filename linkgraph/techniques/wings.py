@@ -147,9 +147,12 @@ def _bent_combos(grid: Grid, size: int) -> Iterator[tuple[int, ...]]:
             continue
         table = _index_table(length, size)
         pool = pools[rows, :length]  # (pairs, length)
-        digits = np.bitwise_or.reduce(mask_arr[pool][:, table], axis=2)  # (pairs, combinations)
-        reach = np.bitwise_or.reduce(sides[rows, :length][:, table], axis=2)
-        gi, ci = np.nonzero((bitcount(digits) == size) & (reach == 3))
+        # digits in the low 32 bits, sides above: one OR over the positions of each combination
+        both = mask_arr[pool] | sides[rows, :length] << 32
+        union = both[:, table[:, 0]]  # (pairs, combinations)
+        for j in range(1, size):
+            union |= both[:, table[:, j]]
+        gi, ci = np.nonzero((bitcount(union & 0xFFFFFFFF) == size) & (union >> 32 == 3))
         found_pairs.append(rows[gi])
         found_cells.append(pool[gi[:, None], table[ci]])
     if not found_pairs:
