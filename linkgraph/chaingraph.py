@@ -156,6 +156,18 @@ def _intersections(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=16)
+def _set_pairs(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every ordered pair of distinct members of every set X: (first, second, set), flat."""
+    sm = g.set_members.astype(np.int64)
+    I, J = _perms(sm.shape[1])
+    S = len(sm)
+    out = (sm[:, I].ravel(), sm[:, J].ravel(), np.repeat(np.arange(S, dtype=np.int64), len(I)))
+    for x in out:
+        x.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=16)
 def _set_texts(g: Geometry) -> tuple[str, ...]:
     return tuple(str(g.setx(s)) for s in range(g.number_of_sets))
 
@@ -287,20 +299,15 @@ def compile_grid(
     cand_node[cands] = np.arange(len(cands))
     E = _Edges()
     groups: list = []
-    # set X links, grouped by live member count
-    order = np.argsort(~lsm, axis=1, kind="stable")
-    for m in np.unique(cnt[keep_set]).tolist():
-        sets = np.flatnonzero(keep_set & (cnt == m))
-        mem = np.take_along_axis(sm[sets], order[sets], axis=1)[:, :m]
-        nmem = cand_node[mem]
-        I, J = _perms(m)
-        a, b = nmem[:, I], nmem[:, J]
-        via = np.repeat(sets, len(I))
-        fam = np.where(via < ncells, F_CELL, F_HOUSE)
-        prio = fam * 1_000_000 + via
-        E.add(2 * a, 2 * b + 1, WEAK, fam, via, prio)
-        if m == 2:
-            E.add(2 * a + 1, 2 * b, STRONG, fam, via, prio)
+    # set X links: every ordered pair of live members of a kept set (weak), strong when the set has two
+    pa, pb, ps = _set_pairs(g)
+    sel = np.flatnonzero(keep_set[ps] & live[pa] & live[pb])
+    a, b, via = cand_node[pa[sel]], cand_node[pb[sel]], ps[sel]
+    fam = np.where(via < ncells, F_CELL, F_HOUSE)
+    prio = fam * 1_000_000 + via
+    E.add(2 * a, 2 * b + 1, WEAK, fam, via, prio)
+    two = cnt[via] == 2
+    E.add(2 * a[two] + 1, 2 * b[two], STRONG, fam[two], via[two], prio[two])
     if "group" in fams:
         groups = _group_links(grid, cand_node, len(cands), E)
     als_cells = np.zeros((0, 1), dtype=np.int64)
@@ -413,7 +420,9 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, E: _Edges, base
     found = []
     for m in range(2, w + 1):
         T = _combos(k, m)
-        u = np.bitwise_or.reduce(hb[:, T], axis=2)  # (H, combos)
+        u = hb[:, T[:, 0]]  # (H, combos): union of the digits of each m cells
+        for j in range(1, m):
+            u = u | hb[:, T[:, j]]
         hh, cc = np.nonzero(pop[u] == m + 1)
         if len(hh):
             rows = np.full((len(hh), w), ncells_sentinel := g.number_of_cells, dtype=np.int64)
@@ -421,7 +430,14 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, E: _Edges, base
             found.append(rows)
     if not found:
         return np.zeros((0, 1), dtype=np.int64)
-    allrows = np.unique(np.concatenate(found), axis=0)
+    allrows = np.concatenate(found)
+    if w * 12 <= 62 and ncells_sentinel < 1 << 12:
+        key = np.zeros(len(allrows), dtype=np.int64)  # rows as one int to drop repeats
+        for j in range(w):
+            key = (key << 12) | allrows[:, j]
+        allrows = allrows[np.unique(key, return_index=True)[1]]
+    else:
+        allrows = np.unique(allrows, axis=0)
     size = (allrows < ncells_sentinel).sum(axis=1)
     keyorder = np.lexsort(tuple(allrows[:, j] for j in range(w - 1, -1, -1)) + (size,))
     allrows = allrows[keyorder]

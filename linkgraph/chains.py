@@ -129,8 +129,8 @@ class ChainSearch:
             sets, nodes = sets[ok], nodes[ok]
             if not len(sets):
                 continue
-            d = dist[2 * nodes + 1].astype(np.int64)  # (ns, m, P)
-            tot = np.where(d.max(axis=1) < INF, d.sum(axis=1), BIG)  # (ns, P)
+            d = dist[2 * nodes + 1]  # (ns, m, P) int16
+            tot = np.where(d.max(axis=1) < INF, d.sum(axis=1, dtype=np.int32), BIG)  # (ns, P)
             j = tot.argmin(axis=0)
             t = tot[j, np.arange(P)]
             better = t < best
