@@ -90,6 +90,7 @@ def symmetries(draw) -> Symmetry:
 
 
 IDENTITY = Symmetry(range(9), range(9), False, range(1, 10))
+_EULER = load_corpus("euler96", limit=1)[0]  # an easy puzzle: the oracle is quick on it
 
 
 # ---- self-checks of the transform (independent of the engine) ---------------
@@ -99,7 +100,7 @@ IDENTITY = Symmetry(range(9), range(9), False, range(1, 10))
 @settings(max_examples=15, deadline=None)
 def test_symmetry_maps_a_solution_onto_a_solution(sym):
     # a known solved grid stays a valid Sudoku, and the givens map cell by cell
-    grid, solution = _pairs()[0]
+    grid, solution = _EULER
     solved = lg.Grid.from_values(solution)
     moved = sym.grid(solved)
     assert moved.contradiction() is None and moved.is_solved()
@@ -262,6 +263,19 @@ def test_pattern_technique_findings_map(data, sym):
 @settings(max_examples=12, deadline=None, database=None, phases=[Phase.generate])
 def test_chain_technique_findings_map(data, sym):
     _check_technique("chain", CHAINS, data, sym)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known: AIC eliminations depend on which shortest chain is read back; top95 #4 after the "
+    "basic ladder gains -r2c4#5 and -r9c8#4 under this symmetry (remove this mark once fixed)"))
+def test_aic_findings_map_on_top95_4():
+    grid = lg.prepare(lg.Grid.parse(TOP95_4))
+    sym = Symmetry([5, 3, 4, 8, 7, 6, 0, 2, 1], [2, 0, 1, 6, 8, 7, 4, 5, 3], True, [4, 9, 1, 7, 2, 8, 6, 3, 5])
+    find = partial(aic.aics, groups=False)
+    assert _findings(find, sym.grid(grid)) == _mapped(_findings(find, grid), sym)
+
+
+TOP95_4 = "48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5...."
 
 
 @pytest.mark.parametrize("kind", ["basic", "pattern"])
