@@ -191,6 +191,16 @@ def _rest_table(lines: int, size: int) -> np.ndarray:
     return np.nonzero(keep)[1].reshape(len(table), lines - size)
 
 
+def _or_rows(arr: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """For each row of `table`, the OR of those rows of `arr`."""
+    if table.shape[1] == 0:
+        return np.zeros((len(table), *arr.shape[1:]), dtype=arr.dtype)
+    out = arr[table[:, 0]]
+    for j in range(1, table.shape[1]):
+        out |= arr[table[:, j]]
+    return out
+
+
 def _records(grid: Grid, size: int) -> Iterator[tuple]:
     """(is_sashimi, digit, base lines, cover mask, fin box, side, places, eliminations) of each
     finned or sashimi fish that eliminates something: rows first, then columns; by digit, base
@@ -220,20 +230,21 @@ def _records(grid: Grid, size: int) -> Iterator[tuple]:
         for d0 in range(0, n, chunk):
             Pd = P[:, d0 : d0 + chunk]  # (lines, D)
             ok_lines = usable[:, d0 : d0 + chunk][table].all(axis=1)  # (C, D)
-            union = np.bitwise_or.reduce(Pd[table], axis=1)  # (C, D)
+            union = _or_rows(Pd, table)  # (C, D)
             fishy = ok_lines & (bitcount(union) > size)
             if not fishy.any():
                 continue
-            inside = Pd[:, None, :] & side.box_masks[:, :, None]  # (lines, boxes, D)
-            outside = Pd[:, None, :] & ~side.box_masks[:, :, None]
-            body = np.bitwise_or.reduce(outside[table], axis=1)  # (C, boxes, D)
-            meets = np.bitwise_or.reduce(inside[table], axis=1) != 0
+            # places outside each box in the low 32 bits, inside it above: one OR for both
+            split = Pd[:, None, :] & ~side.box_masks[:, :, None] | (Pd[:, None, :] & side.box_masks[:, :, None]) << 32
+            both = _or_rows(split, table)  # (C, boxes, D)
+            body = both & 0xFFFFFFFF
+            meets = both >> 32 != 0
             hit = fishy[:, None, :] & meets & (bitcount(body) <= size)
             if not hit.any():
                 continue
             # an elimination: a live place in the box, off the base lines, inside the cover (so in `union`)
-            spare = (live_pos[:, d0 : d0 + chunk][:, None, :] & side.box_masks[:, :, None])[rest]
-            hit &= (np.bitwise_or.reduce(spare, axis=1) & union[:, None, :]) != 0
+            hit &= (_or_rows(live_pos[:, d0 : d0 + chunk][:, None, :] & side.box_masks[:, :, None], rest)
+                    & union[:, None, :]) != 0
             for d, c, bi in np.argwhere(hit.transpose(2, 0, 1)).tolist():
                 d += d0
                 combo = tuple(side.base_lines[i] for i in table[c])
