@@ -142,18 +142,19 @@ class ChainSearch:
     # ---- results --------------------------------------------------------------------
     def results(self, variants: Collection[str] = VARIANTS) -> list[ChainResult]:
         """Every result of the chosen variants, best first (fewest links, then variant, then conclusion)."""
-        out: list[ChainResult] = []
+        rows: list[tuple] = []  # ChainResult fields; sorted as tuples (the dataclass order), made after
         rank = {v: i for i, v in enumerate(VARIANTS)}
         if "contradiction" in variants:
-            for p in np.flatnonzero(self.contra_len < BIG).tolist():
-                out.append(ChainResult(int(self.contra_len[p]), 0, int(self.premises[p]) + 1, "contradiction", p))
+            ps = np.flatnonzero(self.contra_len < BIG)
+            rows += zip(self.contra_len[ps].tolist(), [0] * len(ps), (self.premises[ps] + 1).tolist(),
+                        ["contradiction"] * len(ps), ps.tolist())
         for variant in ("cell", "house"):
             if variant in variants:
                 sets, targets, scores = self._set_results(variant)
                 r = rank[variant]
-                out += [ChainResult(sc, r, t, variant, s) for sc, t, s in zip(scores.tolist(), targets.tolist(), sets.tolist())]
-        out.sort()
-        return out
+                rows += zip(scores.tolist(), [r] * len(sets), targets.tolist(), [variant] * len(sets), sets.tolist())
+        rows.sort()
+        return [ChainResult(*row) for row in rows]
 
     def _premise_sets(self, variant: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(set X indices, concatenated premise indices, start offsets) of a variant's premise sets."""
@@ -399,9 +400,10 @@ def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst:
         seen[ud] |= new
         front[:] = 0
         front[ud] = new
-        flat = np.flatnonzero(np.unpackbits(new.view(np.uint8), bitorder="little"))  # bits beyond P are 0
-        r, c = np.divmod(flat, W * 64)
-        dist[ud[r], c] = level
+        wr, ww = np.nonzero(new)  # only the words with new bits are unpacked
+        flat = np.flatnonzero(np.unpackbits(new[wr, ww].view(np.uint8), bitorder="little"))  # bits beyond P are 0
+        i, bit = np.divmod(flat, 64)
+        dist[ud[wr[i]], ww[i] * 64 + bit] = level
     return dist
 
 
