@@ -166,7 +166,7 @@ class Grid:
             for ch in token:
                 if ch.upper() not in symbols:
                     raise PuzzleFormatError(
-                        f"candidate grid: {g.cell(i)} (token {i + 1} {token!r}): unexpected {ch!r}, "
+                        f"candidate grid: {g.cell(i)} (token {i + 1} {_short(token)!r}): unexpected {ch!r}, "
                         f"expected digits {symbols}"
                     )
                 cands[i, symbols.index(ch.upper())] = True
@@ -315,6 +315,11 @@ class Grid:
         if self._hash is None:
             object.__setattr__(self, "_hash", hash((self.geometry.name, self.cands.tobytes())))
         return self._hash
+
+
+def _short(text: str, width: int = 24) -> str:
+    """`text`, cut to `width` characters with ``...`` (keeps error messages one short line)."""
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _first_repeat(g: Geometry, vals: np.ndarray, *, what: str) -> str | None:
