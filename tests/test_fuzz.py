@@ -85,6 +85,13 @@ def test_api_rejects_bad_puzzle_with_a_clear_error(label, text, error, words):
         assert word in message, (label, message)
 
 
+def test_api_long_bad_token_gives_a_short_message():
+    text = _candidates(FULL[:80] + ["1" * 100_000 + "x"])
+    with pytest.raises(PuzzleFormatError, match=r"r9c9 \(token 81 '1+\.\.\.'\): unexpected 'x'") as info:
+        lg.Grid.parse(text)
+    assert len(str(info.value)) < 200
+
+
 def test_api_candidate_grid_that_contradicts_itself():
     # two cells of row 1 both solved as 1
     with pytest.raises(InvalidPuzzleError, match=r"r1c2: solved 1 repeats r1c1"):
