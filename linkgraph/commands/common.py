@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -56,7 +57,12 @@ def read_grid(arg: str) -> Grid:
     """
     text, label = read_puzzle_text(arg)
     if label == "PUZZLE":
-        return Grid.parse(text)
+        try:
+            return Grid.parse(text)
+        except PuzzleFormatError as exc:
+            if len(text) < 300 and ("/" in text or os.sep in text or re.search(r"\.[A-Za-z]\w{0,4}$", text)):
+                raise PuzzleFormatError(f"{text}: no such file, and not a puzzle either ({exc})") from None
+            raise
     lines = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
         raise PuzzleFormatError(f"{label}: no puzzle (the file is empty or only comments)")
