@@ -291,6 +291,8 @@ def test_cli_bad_puzzle_argument(capsys, command, label, text, error, words):
         (["batch", str(ROOT / "linkgraph/data/puzzles/euler96.txt"), "--job", "nope"], ["OptionError", "nope"]),
         (["batch", str(ROOT / "linkgraph/data/puzzles/euler96.txt"), "--workers", "0"], ["OptionError", "--workers"]),
         (["frobnicate"], ["OptionError", "frobnicate"]),
+        (["solve", "missing-puzzles.txt"], ["PuzzleFormatError", "missing-puzzles.txt: no such file"]),
+        (["chains", "/nonexistent/grid"], ["PuzzleFormatError", "/nonexistent/grid: no such file"]),
     ],
     ids=lambda v: " ".join(v)[:40] if isinstance(v, list) else None,
 )
