@@ -240,6 +240,7 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
         cols.append((o, n))
         o += n
     G = np.zeros((S + 1, 2 * W), dtype=np.uint64)  # per set: [any ON | at most one not OFF]; row S: padding
+    two = np.zeros((S, 2 * W), dtype=np.uint64)  # per set: >= 2 ON | >= 2 not OFF
     take = np.take
     reduce_or = np.bitwise_or.reduce
     live = alive.copy()
@@ -249,9 +250,12 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
     while L and live.tobytes() != zero:
         t += 1
         X = take(Z, col_idx, axis=0)
-        one = X[:S].copy()
-        two = np.zeros_like(one)
-        for o, n in cols:
+        one = X[:S]  # a fresh gather: counted in place
+        if cols:
+            o, n = cols[0]
+            np.bitwise_and(one[:n], X[o : o + n], out=two[:n])  # rows n: stay 0 (sets of one member)
+            one[:n] |= X[o : o + n]
+        for o, n in cols[1:]:
             x = X[o : o + n]
             two[:n] |= one[:n] & x
             one[:n] |= x

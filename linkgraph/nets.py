@@ -140,7 +140,7 @@ def net_search(
     ks, ons = _premises(st, start)
     prop = propagate_singles(st, ks, ons, depth=depth, level=level)
     seen, out = set(), []
-    for kind, _, _, (k, on), _ in _candidates(prop, ks, ons, frozenset(kinds)):
+    for kind, _, _, (k, on), _ in _candidates(prop, ks, ons, frozenset(kinds), bounds=False):
         if (kind, k, on) not in seen:
             seen.add((kind, k, on))
             out.append((kind, Literal(st.candidate(k), on=on)))
@@ -156,8 +156,12 @@ def _premises(st: Structure, start: str) -> tuple[np.ndarray, np.ndarray]:
     return np.tile(np.arange(L), len(signs)), np.repeat(np.array(signs, dtype=bool), L)
 
 
-def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds) -> list:
-    """Every (kind, lower bound, order key, conclusion key, branches) found, in search order."""
+def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds, *, bounds: bool = True) -> list:
+    """Every (kind, lower bound, order key, conclusion key, branches) found, in search order.
+
+    Without `bounds` the lower bounds of verity and double nets are left 0
+    (`net_search` lists conclusions only and needs no rounds).
+    """
     st = prop.structure
     run = prop.run
     L = st.size
@@ -186,11 +190,13 @@ def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds) -> li
             jj, yy = np.nonzero(every)
             if not len(jj):
                 continue
-            mm = gm[jj]
-            vm = mm < L
-            r = run.round_of(flag, np.where(vm, mm, 0).ravel(), np.repeat(yy, mm.shape[1]))
-            r = np.where(vm.ravel(), r, -1).reshape(mm.shape).max(axis=1)
-            lbs = np.maximum(nb[jj] + 1, r + 1)
+            lbs = np.zeros(len(jj), dtype=np.int64)
+            if bounds:
+                mm = gm[jj]
+                vm = mm < L
+                r = run.round_of(flag, np.where(vm, mm, 0).ravel(), np.repeat(yy, mm.shape[1]))
+                r = np.where(vm.ravel(), r, -1).reshape(mm.shape).max(axis=1)
+                lbs = np.maximum(nb[jj] + 1, r + 1)
             for j, y, lb in zip(jj.tolist(), yy.tolist(), lbs.tolist()):
                 branches = tuple(int(m) for m in gm[j][: nb[j]])
                 out.append(("verity", lb, next(order), (y, flag), branches))
@@ -201,7 +207,7 @@ def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds) -> li
         kk, ff, yy = np.nonzero(both)
         if len(kk):
             lbs = np.zeros(len(kk), dtype=np.int64)
-            for f, flag in ((0, True), (1, False)):
+            for f, flag in ((0, True), (1, False)) if bounds else ():
                 sel = ff == f
                 r1 = run.round_of(flag, on_rows[kk[sel]], yy[sel])
                 r2 = run.round_of(flag, off_rows[kk[sel]], yy[sel])
