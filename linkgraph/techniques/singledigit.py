@@ -275,15 +275,24 @@ def empty_rectangles(grid: Grid) -> Iterator[Step]:
 
 
 @lru_cache(maxsize=8)
-def _box_frames(g) -> list[tuple[int, list[int], list[int], list[int], int]]:
-    """(box house, cells, its rows, its columns, cell mask) of each box."""
+def _box_frames(g) -> list[tuple[int, int, list[tuple[int, int, int, int, int, int]]]]:
+    """(box house, cell mask, crosses) of each box; a cross is (row, col, cells of the row and the
+    column inside the box, of the row but not the column, of the column but not the row, the corner),
+    as cell masks."""
     n = g.size
     out = []
     for b, house in enumerate(g.houses):
-        if house.kind == "box":
-            cells = [int(c) for c in g.house_cells[b]]
-            out.append((b, cells, sorted({c // n for c in cells}), sorted({c % n for c in cells}),
-                        sum(1 << c for c in cells)))
+        if house.kind != "box":
+            continue
+        cells = [int(c) for c in g.house_cells[b]]
+        crosses = []
+        for r in sorted({c // n for c in cells}):
+            for c in sorted({c % n for c in cells}):
+                row = sum(1 << x for x in cells if x // n == r and x % n != c)
+                col = sum(1 << x for x in cells if x % n == c and x // n != r)
+                corner = sum(1 << x for x in cells if x == r * n + c)
+                crosses.append((r, c, row | col | corner, row, col, corner))
+        out.append((b, sum(1 << c for c in cells), crosses))
     return out
 
 
@@ -305,46 +314,44 @@ def _empty_rectangles(grid: Grid) -> Iterator[Step]:
                     by_row.setdefault(p // n, []).append((p, q))
                 if "row" in kinds:
                     by_col.setdefault(p % n, []).append((p, q))
-        for b, box_cells, rows, cols, box_mask in _box_frames(g):
-            if (col & box_mask).bit_count() < 2:
+        if not by_row and not by_col:
+            continue
+        for b, box_mask, crosses in _box_frames(g):
+            here = col & box_mask
+            if here.bit_count() < 2:
                 continue
-            cells = [c for c in box_cells if col >> c & 1]
-            for r in rows:
-                for c in cols:
-                    if any(x // n != r and x % n != c for x in cells):
+            for r, c, cross, row_part, col_part, corner in crosses:
+                if here & ~cross:
+                    continue  # the places are not all on row r and column c of the box
+                in_row, in_col, at_corner = here & row_part, here & col_part, here & corner
+                # (near group, far group, strong links from the near group's line)
+                for near, far, links in ((in_row, in_col | at_corner, by_row.get(r, ())),
+                                         (in_col, in_row | at_corner, by_col.get(c, ()))):
+                    if not near or not far or not links:
                         continue
-                    in_row = [x for x in cells if x // n == r and x % n != c]
-                    in_col = [x for x in cells if x % n == c and x // n != r]
-                    corner = [x for x in cells if x == r * n + c]
-                    # (near group, far group, strong links from the near group's line)
-                    for near, far, links in ((in_row, in_col + corner, by_row.get(r, ())),
-                                             (in_col, in_row + corner, by_col.get(c, ()))):
-                        if not near or not far or not links:
+                    far_cells = _cell_bits(far)
+                    far_sees = col
+                    for x in far_cells:
+                        far_sees &= peer_mask[x]
+                    if not far_sees:
+                        continue
+                    chain_mask = far | near
+                    far_node = near_node = None
+                    for p, q in links:
+                        if box_mask >> p & 1 or box_mask >> q & 1:
                             continue
-                        far_sees = col
-                        for x in far:
-                            far_sees &= peer_mask[x]
-                        if not far_sees:
+                        hit = far_sees & peer_mask[q] & ~(chain_mask | 1 << p | 1 << q)
+                        if not hit:
                             continue
-                        chain_mask = 0
-                        for x in (*far, *near):
-                            chain_mask |= 1 << x
-                        far_node = near_node = None
-                        for p, q in links:
-                            if box_mask >> p & 1 or box_mask >> q & 1:
-                                continue
-                            hit = far_sees & peer_mask[q] & ~(chain_mask | 1 << p | 1 << q)
-                            if not hit:
-                                continue
-                            targets = [x * n + d for x in _cell_bits(hit)]
-                            key = frozenset(targets)
-                            if key in seen:
-                                continue
-                            seen.add(key)
-                            if far_node is None:
-                                far_node, near_node = _node(g, sorted(far), d), _node(g, sorted(near), d)
-                            nodes = [g.candidate(q * n + d), g.candidate(p * n + d), near_node, far_node]
-                            yield chain_step(
-                                "empty-rectangle", grid, nodes, eliminations=targets,
-                                digit=d + 1, box=str(g.houses[b]),
-                            )
+                        targets = [x * n + d for x in _cell_bits(hit)]
+                        key = frozenset(targets)
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        if far_node is None:
+                            far_node, near_node = _node(g, far_cells, d), _node(g, _cell_bits(near), d)
+                        nodes = [g.candidate(q * n + d), g.candidate(p * n + d), near_node, far_node]
+                        yield chain_step(
+                            "empty-rectangle", grid, nodes, eliminations=targets,
+                            digit=d + 1, box=str(g.houses[b]),
+                        )
