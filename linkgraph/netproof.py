@@ -221,7 +221,10 @@ class BranchProof:
             P.graph["contradiction_via"] = self.st.set_text(j) if j >= 0 else ""
             targets = contra
         nodes = self.support(targets)
-        names = {key: self._node(key) for key in nodes if key[0] != "empty"}
+        # keys in a fixed order (a set of keys holding strings iterates by hash seed), so the
+        # graph's edges, and the notation read off them, are the same in every process
+        keyed = [key for key in nodes if key[0] != "empty"]
+        names = {key: self._node(key) for key in sorted(keyed, key=self._key_order)}
         for key in sorted(names, key=lambda x: sort_key(names[x])):
             node = names[key]
             if key in contra:
@@ -241,6 +244,11 @@ class BranchProof:
                 P.add_edge(names[parent], node, **attrs)
         P.graph["premises"] = [str(n) for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE]
         return P
+
+    def _key_order(self, key) -> tuple:
+        if key[0] == "group":
+            return (1, sort_key(key[1]), key[2], key[3])
+        return (0, int(key[0]), bool(key[1]))
 
     def _node(self, key) -> Literal:
         if key[0] == "group":
