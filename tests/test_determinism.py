@@ -60,11 +60,12 @@ def _in_process(seed: int, commands: list[list[str]]) -> list:
 
 
 #: The default run: one of each command; ``-m slow`` runs them all as real executables.
-QUICK = [COMMANDS[0], COMMANDS[1], COMMANDS[3]]
+QUICK = [COMMANDS[0], COMMANDS[1], COMMANDS[4]]  # depth-1 nets differed by hash seed before
 
 
 def test_cli_output_is_identical_across_processes():
-    first, second = _in_process(1, QUICK), _in_process(2, QUICK)
+    # seeds 1 and 3 gave different depth-1 net proofs before netproof sorted its keys
+    first, second = _in_process(1, QUICK), _in_process(3, QUICK)
     for argv, a, b in zip(QUICK, first, second):
         assert a[0] in (0, 1), (argv, a[0])
         assert len(a[1]) > 100, argv  # the commands did print something
