@@ -63,6 +63,8 @@ linkgraph.errors.ProofError: naked-single: placement r1c1#4 is not the last live
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -649,6 +651,13 @@ def _check_uniqueness(chk: _Checker) -> None:
     if len(set(cells)) != 4 or len({i // n for i in cells}) != 2 or len({i % n for i in cells}) != 2 \
             or len(boxes) != 2 or -1 in boxes:
         chk.fail(f"cells {G.get('cells')} are not four cells in two rows, two columns and two boxes")
+    # swapping the pair must keep every house a permutation: each house meets the
+    # rectangle in no cell, one side (two cells of a row or a column) or all four
+    sides = [{a, b} for a, b in combinations(cells, 2) if a // n == b // n or a % n == b % n]
+    for h, members in enumerate(g.house_cells):
+        meet = set(cells) & {int(i) for i in members}
+        if meet and len(meet) != 4 and meet not in sides:
+            chk.fail(f"house {g.houses[h]} meets the rectangle in {len(meet)} cells off its sides: no deadly pattern")
     pair = set(G.get("pair", ()))
     if len(pair) != 2:
         chk.fail(f"pair {G.get('pair')} is not two digits")

@@ -95,7 +95,7 @@ class _Side:
 
 @lru_cache(maxsize=8)
 def _sides(g) -> tuple[list[int], list[_Side]]:
-    boxes = _lines(g, "box")
+    boxes = _lines(g, "box") + _lines(g, "region")  # a jigsaw region plays the box's part
     box_of = [g.box_of(c) for c in range(g.number_of_cells)]
     sides = []
     for base_kind, cover_kind in (("row", "col"), ("col", "row")):

@@ -7,7 +7,8 @@ hold only for a puzzle known to have exactly one solution, and the ladder
 leaves them out unless asked for (``Technique(..., default=False)``).
 
 - **Unique rectangle**: four unsolved cells in two rows, two columns and two
-  boxes, all holding digits ``a`` and ``b``. If all four were ``{ab}`` the
+  boxes, all holding digits ``a`` and ``b``, and no other house (a diagonal,
+  a window, a jigsaw region) holding one corner or two opposite corners. If all four were ``{ab}`` the
   two ways of filling them would give two solutions. The *floor* cells hold
   exactly ``{ab}``; the *roof* cells hold more.
 
@@ -114,9 +115,22 @@ def _rectangles(g: Geometry) -> np.ndarray:
     for r1, r2 in combinations(range(n), 2):
         for c1, c2 in combinations(range(n), 2):
             quad = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2]
-            if len(set(box[quad].tolist())) == 2:
+            if len(set(box[quad].tolist())) == 2 and _swappable(g, quad):
                 out.append(quad)
     return np.array(out, dtype=np.int64).reshape(-1, 4)
+
+
+def _swappable(g: Geometry, quad: list[int]) -> bool:
+    """True if swapping two digits around the rectangle keeps every house whole:
+    each house holds none of its cells, both ends of one side, or all four
+    (a diagonal or a window through one corner would break the swap)."""
+    sides = ({quad[0], quad[1]}, {quad[2], quad[3]}, {quad[0], quad[2]}, {quad[1], quad[3]})
+    corners = set(quad)
+    for h in g.cell_houses[quad[0]] + g.cell_houses[quad[1]] + g.cell_houses[quad[2]] + g.cell_houses[quad[3]]:
+        meet = corners.intersection(int(c) for c in g.house_cells[h])
+        if len(meet) != 4 and meet not in sides:
+            return False
+    return True
 
 
 def _masks(grid: Grid) -> np.ndarray:

@@ -256,7 +256,12 @@ def _wings(grid: Grid, wanted: str, size: int) -> Iterator[Step]:
         default = {}
         for d in restricted:
             common = set(g.cell_houses[places[d][0]]).intersection(*(g.cell_houses[c] for c in places[d]))
-            default[d] = min(common)
+            if common:
+                default[d] = min(common)
+        if len(default) < len(restricted):
+            # places that see each other pairwise through different houses (Sudoku X
+            # diagonals): no cover set holds them, so the pattern proof cannot state it
+            continue
         # one step per cover choice: each elimination lies in the cover set of its digit
         groups: dict[tuple[int, int], list[int]] = {}
         for d in sorted({t % n for t in elims}):
@@ -266,6 +271,10 @@ def _wings(grid: Grid, wanted: str, size: int) -> Iterator[Step]:
                     h for t in left for h in g.cell_houses[t // n]
                     if d == z or all(c in g.house_cells[h] for c in places[d])
                 }
+                if not options:
+                    # seen through different houses (a diagonal, say): sound, but no
+                    # single cover set holds it, so the pattern proof cannot state it
+                    break
                 h = max(sorted(options), key=lambda h: (sum(t // n in g.house_cells[h] for t in left), h == default.get(d)))
                 groups[d, h] = [t for t in left if t // n in g.house_cells[h]]
                 left = [t for t in left if t not in groups[d, h]]
