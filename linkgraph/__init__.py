@@ -17,6 +17,7 @@ from linkgraph.errors import (
     NotationError,
     OptionError,
     PuzzleFormatError,
+    SearchLimitError,
     UnknownTechniqueError,
 )
 from linkgraph.geometry import Geometry
@@ -61,6 +62,7 @@ __all__ = [
     "OptionError",
     "PuzzleFormatError",
     "Role",
+    "SearchLimitError",
     "SetX",
     "SolveResult",
     "Step",

@@ -276,6 +276,9 @@ def compile_grid(
     >>> D.edges[lg.Literal.parse("+r2c8#1"), lg.Literal.parse("-r2c4#1")]["via"]
     'r2#1'
     """
+    from linkgraph.errors import check_search_size
+
+    check_search_size("forcing-chain search", int(grid.live.sum()))
     check_choice("families", families, FAMILIES)
     fams = set(families)
     g = grid.geometry

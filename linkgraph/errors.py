@@ -10,7 +10,8 @@ raised only for bad input or a missing tool::
     ├── OptionError            (also ValueError)    variants=["cel"], depth=-1
     ├── UnknownTechniqueError  (also KeyError)
     ├── GraphvizError          (also RuntimeError)  `dot` missing or failing
-    └── ProofError             (also ValueError)    a step's proof does not hold
+    ├── ProofError             (also ValueError)    a step's proof does not hold
+    └── SearchLimitError       (also RuntimeError)  a search too big for its bound
 
 Every message says where, what was expected and what was found, e.g.
 ``line 3: expected 81 cells, found 80`` or ``r4c4: given 7 repeats r4c9``.
@@ -29,6 +30,7 @@ __all__ = [
     "OptionError",
     "ProofError",
     "PuzzleFormatError",
+    "SearchLimitError",
     "UnknownTechniqueError",
     "check_choice",
 ]
@@ -67,6 +69,31 @@ class GraphvizError(LinkgraphError, RuntimeError):
 
 class ProofError(LinkgraphError, ValueError):
     """A step's proof graph does not prove it (raised by `linkgraph.verify.check_step`)."""
+
+
+class SearchLimitError(LinkgraphError, RuntimeError):
+    """A position too big for a search's documented bound (see `check_search_size`)."""
+
+
+#: Forcing-chain and forcing-net searches keep state per (premise, literal) pair,
+#: so they refuse positions with more live candidates than this (a 9x9 grid has
+#: at most 729; a 16x16 puzzle after the basic ladder usually has well under it).
+MAX_SEARCH_CANDIDATES = 2000
+
+
+def check_search_size(what: str, live: int, limit: int = MAX_SEARCH_CANDIDATES) -> None:
+    """Raise SearchLimitError when a position has more than `limit` live candidates.
+
+    >>> check_search_size("forcing-chain search", 4096)
+    Traceback (most recent call last):
+    ...
+    linkgraph.errors.SearchLimitError: forcing-chain search: the position has 4096 live candidates, more than the bound of 2000 (apply the basic ladder first, or search a smaller grid)
+    """
+    if live > limit:
+        raise SearchLimitError(
+            f"{what}: the position has {live} live candidates, more than the bound of {limit} "
+            "(apply the basic ladder first, or search a smaller grid)"
+        )
 
 
 def check_choice(option: str, values: Iterable[str], allowed: Iterable[str]) -> None:

@@ -120,6 +120,9 @@ class Structure:
     """
 
     def __init__(self, grid: Grid, *, depth: int = 0):
+        from linkgraph.errors import check_search_size
+
+        check_search_size("forcing-net search", int(grid.live.sum()))
         g = grid.geometry
         self.grid = grid
         self.geometry = g

@@ -143,3 +143,23 @@ def test_cli_batch_reports_time_outs(capsys, tmp_path):
                  "--out", str(tmp_path / "rows.csv")])
     err = capsys.readouterr().err
     assert code == 0 and "1 rows (1 errors, 1 time-outs)" in err
+
+
+def test_chain_and_net_searches_have_a_size_bound(capsys):
+    # an empty 16x16 grid has 4096 live candidates: beyond the documented bound
+    from linkgraph import geometry as geo
+    from linkgraph.cli import main
+    from linkgraph.errors import MAX_SEARCH_CANDIDATES
+
+    empty = lg.Grid.empty(geo.classic(16))
+    assert int(empty.live.sum()) > MAX_SEARCH_CANDIDATES
+    with pytest.raises(lg.SearchLimitError, match="4096 live candidates"):
+        lg.chains.chain_search(empty)
+    with pytest.raises(lg.SearchLimitError, match="4096 live candidates"):
+        next(lg.forcing_nets(empty))
+    # the ladder's chain and net rungs step aside instead of raising
+    for name in ("forcing-chain-cell", "forcing-net-contradiction", "forcing-net-nested"):
+        assert list(lg.techniques.TECHNIQUES[name].find(empty)) == []
+    assert main(["nets", "." * 256]) == 2
+    err = capsys.readouterr().err
+    assert "SearchLimitError" in err and "bound of 2000" in err

@@ -4,7 +4,9 @@ The searches live in `linkgraph.chains` and `linkgraph.nets`; this module only
 adapts them to the ladder: one rung per chain variant, and one per net kind or
 net setting (depth, nesting). A net found with +depth, ++depth or nesting is
 renamed after its rung (``forcing-net-plus`` and so on), so its rating is the
-rung's; the proof graph keeps the net's kind (``P.graph["net"]``).
+rung's; the proof graph keeps the net's kind (``P.graph["net"]``). A position
+beyond the searches' size bound (`linkgraph.errors.MAX_SEARCH_CANDIDATES`)
+makes these rungs find nothing instead of raising.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from linkgraph.errors import SearchLimitError
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
 
@@ -30,7 +33,10 @@ def forcing_chain_finder(variant: str) -> Callable[[Grid], Iterator[Step]]:
     def find(grid: Grid) -> Iterator[Step]:
         from linkgraph.chains import forcing_chains
 
-        return forcing_chains(grid, variants=(variant,))
+        try:
+            yield from forcing_chains(grid, variants=(variant,))
+        except SearchLimitError:
+            return  # too big a position for this rung: the ladder goes on without it
 
     find.__name__ = f"forcing_chain_{variant}"
     return find
@@ -57,8 +63,11 @@ def forcing_net_finder(name: str, *, depth: int = 0, level: int = 0) -> Callable
     def find(grid: Grid) -> Iterator[Step]:
         from linkgraph.nets import forcing_nets
 
-        for step in forcing_nets(grid, depth=depth, level=level, kinds=kinds, select="shortest"):
-            yield step if step.technique == technique else replace(step, technique=technique)
+        try:
+            for step in forcing_nets(grid, depth=depth, level=level, kinds=kinds, select="shortest"):
+                yield step if step.technique == technique else replace(step, technique=technique)
+        except SearchLimitError:
+            return  # too big a position for this rung: the ladder goes on without it
 
     find.__name__ = f"forcing_net_{name.replace('-', '_')}"
     return find
