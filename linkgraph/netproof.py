@@ -140,6 +140,13 @@ class BranchProof:
         sron, sroff = run.rounds(0)
         sub = BranchProof(st, sron, sroff, run.failed[0], depth=self.depth, level=self.level - 1)
         P = sub.explain()
+        # a literal the sub-net starts from (round 0: +x or an outer literal) may also be part
+        # of its contradiction; the nested net must still take it as a premise, so that an
+        # outer literal gets its in-edge into -x and +x is assumed
+        for n, d in P.nodes(data=True):
+            if d["role"] == Role.CONTRADICTION and sub.round(st.index(n.cand), n.on) == 0:
+                d["role"] = Role.PREMISE
+        P.graph["premises"] = [str(n) for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE]
         me = Literal(st.candidate(k), on=True)
         outer = [n for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE and n != me]
         lines = " ".join(str(n) for n in sorted(outer, key=sort_key))

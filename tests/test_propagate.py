@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import networkx as nx
 import numpy as np
 import pytest
 from netcheck import check_contradiction
@@ -148,3 +149,42 @@ def test_bad_options(gnpx, bad):
 def test_bad_premise(gnpx):
     with pytest.raises(lg.OptionError):
         propagate(gnpx, [lg.Literal.parse("+r1c1#9")])
+
+
+def test_nested_net_contradiction_on_an_outer_literal_is_connected():
+    """Fata Morgana after its first step (r5c5=5): in the branch +r9c5#3 the nested net of
+    +r6c8#6 fails by an empty c5#1 that includes the outer literal -r9c5#1. That literal must be
+    a premise of the nested net with an in-edge into -r6c8#6 (it used to be a contradiction node
+    with no in-edge, which the checker rejects)."""
+    from pathlib import Path
+
+    from linkgraph.model import Role
+    from linkgraph.oracle import solve_unique
+    from linkgraph.verify import check_step
+
+    famous = Path(lg.__file__).parent / "data" / "puzzles" / "famous.txt"
+    name, text = famous.read_text().splitlines()[0].split("\t")
+    assert name == "Fata Morgana"
+    grid = lg.Grid.parse(text)
+    g = grid.geometry
+    solution = solve_unique(grid)
+    r5c5 = lg.Candidate.parse("r5c5#5")
+    assert int(solution[g.cell_index(r5c5.cell)]) == 5
+    position = grid.apply(lg.make_step("hidden-single", placements=[r5c5]))
+    premise, conclusion = lg.Literal.parse("+r9c5#3"), lg.Literal.parse("-r9c5#3")
+    assert int(solution[g.cell_index(premise.cand.cell)]) != 3
+
+    out = propagate(position, [premise], level=1)
+    assert out.contradiction is not None
+    P = out.explain()
+    inner, outer = lg.Literal.parse("-r6c8#6"), lg.Literal.parse("-r9c5#1")
+    nets = [d for u, v, d in P.in_edges(inner, data=True) if d["kind"] == "net"]
+    assert nets, "the branch no longer needs the nested net of +r6c8#6"
+    sub = nets[0]["proof"]
+    assert sub.nodes[outer]["role"] == Role.PREMISE
+    assert P.has_edge(outer, inner) and P.edges[outer, inner]["kind"] == "net"
+
+    P = nx.DiGraph(P)
+    P.graph.update(net="contradiction", premises=[str(premise)], conclusion=str(conclusion))
+    step = lg.make_step("forcing-net-nested", eliminations=[conclusion.cand], premises=(premise,), proof=P)
+    check_step(position, step)

@@ -117,10 +117,6 @@ def test_shared_corpus_verify_sweep(name, capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason=(
-    "known: forcing-net-nested proofs whose nested net uses an outer literal that the outer "
-    "proof does not connect (Fata Morgana, step 2: 'node -r9c5#1 has no in-edge'); the step "
-    "itself is sound"))
 def test_nested_net_proofs_on_fata_morgana_pass_the_checker():
     name, text = (SHIPPED / "famous.txt").read_text().splitlines()[0].split("\t")
     assert name == "Fata Morgana"
