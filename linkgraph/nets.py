@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Collection, Iterator
+from functools import cached_property
 from itertools import count
 
 import networkx as nx
@@ -43,7 +44,7 @@ from linkgraph.errors import OptionError, check_choice
 from linkgraph.grid import Grid
 from linkgraph.model import Group, Literal, Role, sort_key
 from linkgraph.netproof import BranchProof
-from linkgraph.propagate import Propagation, Structure, check_depth_level, propagate_singles
+from linkgraph.propagate import Propagation, Structure, _Singles, check_depth_level, propagate_singles
 from linkgraph.steps import Step, make_step
 
 __all__ = ["forcing_nets", "net_search", "solve_with_nets", "sudokuwiki"]
@@ -62,6 +63,7 @@ def forcing_nets(
     start: str = "both",
     select: str = "shortest",
     kinds: Collection[str] = KINDS,
+    chunk: int | None = None,
 ) -> Iterator[Step]:
     """Yield forcing-net steps in `grid`, one per proven placement or elimination.
 
@@ -81,6 +83,16 @@ def forcing_nets(
         Order of the steps (see the module docstring).
     kinds : collection of str, optional
         ``"contradiction"``, ``"verity"``, ``"double"``.
+    chunk : int, optional
+        Propagate the premises in chunks of this many branches (ON starts
+        first, in index order) and stop at the first chunk after which some
+        premise has failed: the steps are then the contradictions of the
+        premises propagated so far, in `select` order (with "shortest", the
+        shortest net within the first productive chunk, not the global
+        shortest). When no premise fails, every premise has been propagated
+        and the search goes on as without chunks (verities and doubles).
+        Meant for nesting, where each branch runs sub-nets; None (default):
+        every premise at once.
 
     Yields
     ------
@@ -111,7 +123,9 @@ def forcing_nets(
         raise OptionError("kinds: expected at least one of " + ", ".join(KINDS))
     if "double" in kinds and start != "both" and set(kinds) == {"double"}:
         raise OptionError("kinds: double nets need start='both'")
-    return _forcing_nets(grid, depth, level, start, select, frozenset(kinds))
+    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
+        raise OptionError(f"chunk: expected a positive int or None, found {chunk!r}")
+    return _forcing_nets(grid, depth, level, start, select, frozenset(kinds), chunk)
 
 
 def net_search(
@@ -273,14 +287,68 @@ def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple
     return size, (_KIND_ORDER[kind], sort_key(conclusion), order), make
 
 
-def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, kinds) -> Iterator[Step]:
+class _Chunks:
+    """The Runs of consecutive chunks of branches read as one Run (what Propagation and
+    `_candidates` use: ``failed``, ``on``, ``off``, ``rounds``, ``round_of``)."""
+
+    def __init__(self, runs, sizes):
+        self.runs = runs
+        self.starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+        self.failed = np.concatenate([r.failed for r in runs])
+
+    def _split(self, bs):
+        c = np.searchsorted(self.starts, bs, side="right") - 1
+        return c, bs - self.starts[c]
+
+    @cached_property
+    def on(self):
+        return np.vstack([r.on for r in self.runs])
+
+    @cached_property
+    def off(self):
+        return np.vstack([r.off for r in self.runs])
+
+    def rounds(self, b):
+        c, i = self._split(np.array([int(b)]))
+        return self.runs[int(c[0])].rounds(int(i[0]))
+
+    def round_of(self, on: bool, bs, ks) -> np.ndarray:
+        bs = np.asarray(bs, dtype=np.int64)
+        ks = np.asarray(ks, dtype=np.int64)
+        out = np.full(len(bs), -1, dtype=np.int64)
+        c, i = self._split(bs)
+        for j in np.unique(c).tolist():
+            sel = c == j
+            out[sel] = self.runs[j].round_of(on, i[sel], ks[sel])
+        return out
+
+
+def _propagate_chunked(st: Structure, ks, ons, depth: int, level: int, chunk: int, kinds):
+    """(Propagation of the premises up to the first chunk where one fails (all if none), complete)."""
+    runs, sizes = [], []
+    for a in range(0, len(ks), chunk):
+        part = propagate_singles(st, ks[a : a + chunk], ons[a : a + chunk], depth=depth, level=level)
+        runs.append(part.run)
+        sizes.append(len(part.premises))
+        if "contradiction" in kinds and (part.failed >= 0).any() and a + chunk < len(ks):
+            n = a + len(part.premises)
+            return Propagation(st, _Singles(st, ks[:n], ons[:n]), _Chunks(runs, sizes), depth, level), False
+    return Propagation(st, _Singles(st, ks, ons), _Chunks(runs, sizes), depth, level), True
+
+
+def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, kinds, chunk=None) -> Iterator[Step]:
     st = Structure(grid, depth=depth)
     if st.size == 0:
         return
     ks, ons = _premises(st, start)
-    prop = propagate_singles(st, ks, ons, depth=depth, level=level)
+    if chunk is None or chunk >= len(ks):
+        prop = propagate_singles(st, ks, ons, depth=depth, level=level)
+    else:
+        prop, complete = _propagate_chunked(st, ks, ons, depth, level, chunk, kinds)
+        if not complete:
+            kinds = frozenset({"contradiction"})
     prem = prop.premises
-    cands = _candidates(prop, ks, ons, kinds)
+    cands = _candidates(prop, ks[: len(prem)], ons[: len(prem)], kinds)
     cache: dict = {}
     done: set = set()
     if select == "first":

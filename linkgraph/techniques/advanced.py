@@ -4,7 +4,11 @@ The searches live in `linkgraph.chains` and `linkgraph.nets`; this module only
 adapts them to the ladder: one rung per chain variant, and one per net kind or
 net setting (depth, nesting). A net found with +depth, ++depth or nesting is
 renamed after its rung (``forcing-net-plus`` and so on), so its rating is the
-rung's; the proof graph keeps the net's kind (``P.graph["net"]``). A position
+rung's; the proof graph keeps the net's kind (``P.graph["net"]``). Nested
+rungs (level >= 1) propagate their premises in chunks (`NEST_CHUNK`, ON starts
+first; `linkgraph.nets.forcing_nets` option ``chunk``): their step is the
+shortest net of the first chunk in which a premise fails, not the shortest of
+the whole position, which would cost a sub-net search from every premise. A position
 beyond the searches' size bound (`linkgraph.errors.MAX_SEARCH_CANDIDATES`)
 makes these rungs find nothing instead of raising.
 """
@@ -43,6 +47,7 @@ def forcing_chain_finder(variant: str) -> Callable[[Grid], Iterator[Step]]:
 
 
 _NET_KINDS = {"contradiction": ("contradiction",), "double": ("double",), "verity": ("verity",)}
+NEST_CHUNK = 64  # premises per chunk in nested rungs (one packed word of branches)
 
 
 def forcing_net_finder(name: str, *, depth: int = 0, level: int = 0) -> Callable[[Grid], Iterator[Step]]:
@@ -59,12 +64,14 @@ def forcing_net_finder(name: str, *, depth: int = 0, level: int = 0) -> Callable
     """
     kinds = _NET_KINDS.get(name, ("contradiction", "verity", "double"))
     technique = f"forcing-net-{name}"
+    chunk = NEST_CHUNK if level >= 1 else None
 
     def find(grid: Grid) -> Iterator[Step]:
         from linkgraph.nets import forcing_nets
 
         try:
-            for step in forcing_nets(grid, depth=depth, level=level, kinds=kinds, select="shortest"):
+            for step in forcing_nets(grid, depth=depth, level=level, kinds=kinds, select="shortest",
+                                     chunk=chunk):
                 yield step if step.technique == technique else replace(step, technique=technique)
         except SearchLimitError:
             return  # too big a position for this rung: the ladder goes on without it

@@ -1,0 +1,79 @@
+"""forcing_nets(chunk=...): premises propagated in chunks, stopping at the first chunk where one fails."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import assert_sound
+
+import linkgraph as lg
+from linkgraph.nets import forcing_nets
+from linkgraph.oracle import solve_unique
+from linkgraph.propagate import Structure, propagate
+from linkgraph.verify import check_step
+
+
+@pytest.fixture(scope="module")
+def gnpx():
+    return lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+
+
+def _first_failing_premise(grid, level=0):
+    """Index, in ON-first candidate order, of the first single premise whose propagation fails
+    (one `propagate` call per premise, not the chunked search)."""
+    st = Structure(grid)
+    lits = [lg.Literal(st.candidate(k), on=on) for on in (True, False) for k in range(st.size)]
+    for i, lit in enumerate(lits):
+        if propagate(grid, [lit], level=level).contradiction is not None:
+            return i, lits
+    return None, lits
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64])
+def test_chunked_step_comes_from_the_first_productive_chunk(gnpx, chunk):
+    first, lits = _first_failing_premise(gnpx)
+    assert first is not None
+    end = (first // chunk + 1) * chunk
+    steps = list(forcing_nets(gnpx, chunk=chunk))
+    assert steps
+    solution = solve_unique(gnpx)
+    assert_sound(steps, solution, gnpx.geometry)
+    for step in steps:
+        check_step(gnpx, step)
+        assert step.proof.graph["net"] == "contradiction"
+        (premise,) = step.premises
+        assert lits.index(premise) < end
+
+
+def test_chunked_nested_step_is_sound(gnpx):
+    step = next(forcing_nets(gnpx, level=1, chunk=16))
+    assert step.technique == "forcing-net-nested"
+    assert_sound([step], solve_unique(gnpx), gnpx.geometry)
+    check_step(gnpx, step)
+
+
+def test_without_contradictions_every_premise_is_propagated():
+    """No contradiction kind asked for: chunks change nothing (verities and doubles need all)."""
+    grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)  # raw: singles show up as verities and doubles
+    kinds = ("verity", "double")
+    whole = [s for s in forcing_nets(grid, kinds=kinds)]
+    chunked = [s for s in forcing_nets(grid, kinds=kinds, chunk=5)]
+    assert whole
+    assert [s.proof.graph["conclusion"] for s in chunked] == [s.proof.graph["conclusion"] for s in whole]
+    assert_sound(chunked, solve_unique(grid), grid.geometry)
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, True, "64"])
+def test_bad_chunk(gnpx, bad):
+    with pytest.raises(lg.OptionError):
+        forcing_nets(gnpx, chunk=bad)
+
+
+def test_nested_rung_uses_chunks():
+    from linkgraph.techniques.advanced import NEST_CHUNK
+
+    assert NEST_CHUNK >= 1
+    grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    step = next(lg.techniques.TECHNIQUES["forcing-net-nested"].find(grid))
+    assert step.technique == "forcing-net-nested"
+    check_step(grid, step)
+    assert_sound([step], solve_unique(grid), grid.geometry)
