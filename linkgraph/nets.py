@@ -238,8 +238,13 @@ def _branch_proof(prop: Propagation, b: int, cache: dict) -> BranchProof:
     return cache[b]
 
 
-def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple, Callable[[], Step]]:
-    """(proof size, tie key, maker of the Step): the notation is written only for steps yielded."""
+def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple, Callable[[], Step]] | None:
+    """(proof size, tie key, maker of the Step): the notation is written only for steps yielded.
+
+    None for a verity or double whose conclusion some branch derives without its premise
+    (it holds in the grid itself, e.g. a naked single, or with nesting a candidate whose
+    sub-net fails from the grid alone): no net from the premises proves it, and the
+    contradiction net of that candidate is found on its own."""
     kind, _, order, (k, on), branches = cand
     st = prop.structure
     conclusion = Literal(st.candidate(k), on=on)
@@ -251,6 +256,8 @@ def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple
         P = nx.DiGraph(kind="net")
         for b in branches:
             sub = _branch_proof(prop, b, cache).explain([(k, on)])
+            if not any(d["role"] == Role.PREMISE for _, d in sub.nodes(data=True)):
+                return None
             name = str(prop.premises[b][0])
             for n, d in sub.nodes(data=True):
                 if n in P:
@@ -355,8 +362,10 @@ def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, k
         cands.sort(key=lambda c: (_KIND_ORDER[c[0]], c[2]))
         for c in cands:
             if c[3] not in done:
-                done.add(c[3])
-                yield _build(prop, c, cache, level)[2]()
+                built = _build(prop, c, cache, level)
+                if built is not None:
+                    done.add(c[3])
+                    yield built[2]()
         return
     if select == "sudokuwiki":
         on_first = [c for c in cands if c[0] == "contradiction" and prem[c[4][0]][0].on]
@@ -383,8 +392,12 @@ def _shortest(prop, cands, cache, level) -> Iterator[Step]:
         while i < len(pending) and (not heap or pending[i][1] <= heap[0][0]):
             c = pending[i]
             i += 1
-            size, tie, make = _build(prop, c, cache, level)
-            heapq.heappush(heap, (size, tie, next(tiebreak), make))
+            built = _build(prop, c, cache, level)
+            if built is not None:
+                size, tie, make = built
+                heapq.heappush(heap, (size, tie, next(tiebreak), make))
+        if not heap:
+            continue
         size, tie, _, make = heapq.heappop(heap)
         yield make()
 

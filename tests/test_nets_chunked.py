@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from conftest import assert_sound
 
@@ -51,15 +52,37 @@ def test_chunked_nested_step_is_sound(gnpx):
     check_step(gnpx, step)
 
 
-def test_without_contradictions_every_premise_is_propagated():
-    """No contradiction kind asked for: chunks change nothing (verities and doubles need all)."""
-    grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)  # raw: singles show up as verities and doubles
-    kinds = ("verity", "double")
-    whole = [s for s in forcing_nets(grid, kinds=kinds)]
-    chunked = [s for s in forcing_nets(grid, kinds=kinds, chunk=5)]
-    assert whole
-    assert [s.proof.graph["conclusion"] for s in chunked] == [s.proof.graph["conclusion"] for s in whole]
-    assert_sound(chunked, solve_unique(grid), grid.geometry)
+@pytest.mark.parametrize("level, chunk", [(0, 5), (0, 64), (1, 16)])
+def test_without_contradictions_every_premise_is_propagated(gnpx, level, chunk):
+    """Verities and doubles need every branch: without the contradiction kind the chunks,
+    read as one run, hold the same states and rounds as one propagation of every premise."""
+    from linkgraph.nets import _premises, _propagate_chunked
+    from linkgraph.propagate import propagate_singles
+
+    st = Structure(gnpx)
+    ks, ons = _premises(st, "both")
+    whole = propagate_singles(st, ks, ons, level=level)
+    prop, complete = _propagate_chunked(st, ks, ons, 0, level, chunk, frozenset({"verity", "double"}))
+    assert complete and len(prop.premises) == len(ks)
+    assert (prop.failed == whole.failed).all()
+    assert (prop.on == whole.on).all() and (prop.off == whole.off).all()
+    for b in range(0, len(ks), 11):
+        for got, want in zip(prop.rounds(b), whole.rounds(b)):
+            assert (got == want).all()
+    bs = np.arange(len(ks))
+    for flag in (True, False):
+        assert (prop.run.round_of(flag, bs, ks) == whole.run.round_of(flag, bs, ks)).all()
+
+
+def test_degenerate_verities_and_doubles_are_not_yielded():
+    """In a raw grid a naked single follows in every branch without the branch's premise; such
+    a conclusion is no verity or double net (the checker needs every premise in the proof)."""
+    grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    steps = list(forcing_nets(grid))
+    assert steps
+    assert_sound(steps, solve_unique(grid), grid.geometry)
+    for step in steps:
+        check_step(grid, step)
 
 
 @pytest.mark.parametrize("bad", [0, -3, 2.5, True, "64"])
