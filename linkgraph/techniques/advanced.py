@@ -47,7 +47,7 @@ def forcing_chain_finder(variant: str) -> Callable[[Grid], Iterator[Step]]:
 
 
 _NET_KINDS = {"contradiction": ("contradiction",), "double": ("double",), "verity": ("verity",)}
-NEST_CHUNK = 64  # premises per chunk in nested rungs (one packed word of branches)
+NEST_CHUNK = 32  # premises per chunk in nested rungs (fewer failing branches to explain)
 
 
 def forcing_net_finder(name: str, *, depth: int = 0, level: int = 0) -> Callable[[Grid], Iterator[Step]]:
