@@ -23,7 +23,11 @@ literals first (ties by kind, then the conclusion's total order);
 before OFF starts, contradictions before verities before doubles);
 ``"sudokuwiki"`` is SudokuWiki's policy: the shortest contradiction from an
 ON start, contradictions from OFF starts only when no ON start fails, then
-the other kinds, shortest first.
+the other kinds, shortest first. With ``chunk`` the premises are propagated a
+chunk at a time (ON starts first) and the search stops at the first chunk in
+which a premise fails: the order above then applies to the contradictions
+found so far (the nested ladder rungs do this; a sub-net search from every
+premise is the expensive part).
 
 References
 ----------
