@@ -29,7 +29,7 @@ candidates, and for each house and digit the cells of that house holding it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import groupby
 from typing import Any
@@ -128,6 +128,14 @@ class Candidate:
 
     cell: Cell
     digit: int
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # nodes are hashed millions of times by networkx: hash once
+        object.__setattr__(self, "_hash", hash((self.cell.row, self.cell.col, self.digit)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return f"{self.cell}#{self.digit}"
@@ -192,9 +200,14 @@ class Group:
 
     cells: tuple[Cell, ...]
     digit: int
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cells", tuple(sorted(self.cells)))
+        object.__setattr__(self, "_hash", hash(("group", self.cells, self.digit)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return f"{_cells_text(self.cells)}#{self.digit}"
@@ -223,10 +236,15 @@ class Als:
 
     cells: tuple[Cell, ...]
     digits: tuple[int, ...]
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cells", tuple(sorted(self.cells)))
         object.__setattr__(self, "digits", tuple(sorted(self.digits)))
+        object.__setattr__(self, "_hash", hash(("als", self.cells, self.digits)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return f"{_cells_text(self.cells)}{{{''.join(map(str, self.digits))}}}"
@@ -281,6 +299,13 @@ class Literal:
 
     cand: Node
     on: bool = True
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.cand, self.on)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return f"{'+' if self.on else '-'}{self.cand}"
