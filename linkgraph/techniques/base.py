@@ -12,15 +12,18 @@ nodes, with role ``conclusion``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import OrderedDict
+
+from collections.abc import Iterable, Iterator, Sequence
 
 import networkx as nx
 
 from linkgraph.geometry import Geometry
+from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Literal, Role
 from linkgraph.steps import Step, make_step
 
-__all__ = ["bits", "pattern_step"]
+__all__ = ["SharedSearch", "bits", "cached", "pattern_step"]
 
 
 def bits(mask: int) -> list[int]:
@@ -65,3 +68,47 @@ def cover_eliminations(g: Geometry, live, base: Sequence[int], cover: Sequence[i
 def candidates_text(cands: Iterable[Candidate]) -> str:
     """Space-separated candidate names, sorted."""
     return " ".join(str(c) for c in sorted(cands))
+
+
+class SharedSearch:
+    """Items of one lazy search, produced once and replayed to every later consumer."""
+
+    def __init__(self, source: Iterator):
+        self.items: list = []
+        self.source: Iterator | None = source
+        self.failed = False  # the search was interrupted (say a job timeout): its items are partial
+
+    def __iter__(self) -> Iterator:
+        i = 0
+        while True:
+            if i < len(self.items):
+                yield self.items[i]
+                i += 1
+                continue
+            if self.source is None:
+                return
+            try:
+                self.items.append(next(self.source))
+            except StopIteration:
+                self.source = None
+                return
+            except BaseException:
+                self.source, self.failed = None, True
+                raise
+
+
+_CACHE: OrderedDict[tuple[object, Grid], object] = OrderedDict()
+_CACHE_SIZE = 16
+
+
+def cached(kind: object, grid: Grid, make):
+    """Per-grid results shared by the rungs that look at the same grid in turn (a few kept)."""
+    key = (kind, grid)
+    hit = _CACHE.get(key)
+    if hit is None or getattr(hit, "failed", False):
+        hit = _CACHE[key] = make(grid)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return hit

@@ -26,7 +26,6 @@ SudokuWiki "Finned X-Wing", "Finned Swordfish", "Sashimi"; HoDoKu "Fish".
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -36,7 +35,7 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import pattern_step
+from linkgraph.techniques.base import SharedSearch, cached, pattern_step
 from linkgraph.techniques.singledigit import bitcount
 
 __all__ = ["finned_fish", "FISH_NAMES"]
@@ -125,48 +124,9 @@ def _sides(g) -> tuple[list[int], list[_Side]]:
     return boxes, sides
 
 
-class _Shared:
-    """The fish records of one (grid, size), produced lazily and kept for the other rungs."""
-
-    def __init__(self, records: Iterator[tuple]):
-        self.items: list[tuple] = []
-        self.source: Iterator[tuple] | None = records
-        self.failed = False  # the search was interrupted (say a job timeout): its items are partial
-
-    def __iter__(self) -> Iterator[tuple]:
-        i = 0
-        while True:
-            if i < len(self.items):
-                yield self.items[i]
-                i += 1
-                continue
-            if self.source is None:
-                return
-            try:
-                self.items.append(next(self.source))
-            except StopIteration:
-                self.source = None
-                return
-            except BaseException:
-                self.source, self.failed = None, True
-                raise
-
-
-_CACHE: OrderedDict[tuple[Grid, int], _Shared] = OrderedDict()
-_CACHE_SIZE = 6
-
-
-def _shared(grid: Grid, size: int) -> _Shared:
+def _shared(grid: Grid, size: int) -> SharedSearch:
     """The finned and sashimi rungs of one size see the same grid in turn: search it once."""
-    key = (grid, size)
-    hit = _CACHE.get(key)
-    if hit is not None and not hit.failed:
-        _CACHE.move_to_end(key)
-        return hit
-    shared = _CACHE[key] = _Shared(_records(grid, size))
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return shared
+    return cached(("finned", size), grid, lambda grid: SharedSearch(_records(grid, size)))
 
 
 def _finned_fish(grid: Grid, size: int, sashimi: bool | None) -> Iterator[Step]:

@@ -28,7 +28,6 @@ Patterns" (names and ratings only).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations
@@ -38,6 +37,7 @@ import numpy as np
 from linkgraph.grid import Grid
 from linkgraph.model import Cell, Group
 from linkgraph.steps import Step
+from linkgraph.techniques.base import SharedSearch, cached
 from linkgraph.techniques.chainproof import chain_step, seeing_all
 
 __all__ = ["empty_rectangles", "skyscrapers", "turbot_fish", "two_string_kites"]
@@ -60,49 +60,6 @@ def bitcount(a: np.ndarray) -> np.ndarray:
 def _bitcount_bytes(a: np.ndarray) -> np.ndarray:
     a = np.ascontiguousarray(a)
     return _BYTE_BITS[a.view(np.uint8).reshape(*a.shape, a.itemsize)].sum(axis=-1)
-
-
-class _Shared:
-    """Items of one lazy search, produced once and replayed to every later consumer."""
-
-    def __init__(self, source: Iterator):
-        self.items: list = []
-        self.source: Iterator | None = source
-        self.failed = False  # the search was interrupted (say a job timeout): its items are partial
-
-    def __iter__(self) -> Iterator:
-        i = 0
-        while True:
-            if i < len(self.items):
-                yield self.items[i]
-                i += 1
-                continue
-            if self.source is None:
-                return
-            try:
-                self.items.append(next(self.source))
-            except StopIteration:
-                self.source = None
-                return
-            except BaseException:
-                self.source, self.failed = None, True
-                raise
-
-
-_CACHE: OrderedDict[tuple[str, Grid], object] = OrderedDict()
-
-
-def _cached(kind: str, grid: Grid, make):
-    """Per-grid results shared by the rungs that look at the same grid in turn (a few kept)."""
-    key = (kind, grid)
-    hit = _CACHE.get(key)
-    if hit is None or getattr(hit, "failed", False):
-        hit = _CACHE[key] = make(grid)
-        while len(_CACHE) > 8:
-            _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
-    return hit
 
 
 class _Cells:
@@ -138,7 +95,7 @@ def _cell_bits(mask: int) -> list[int]:
 
 def _digit_masks(grid: Grid) -> list[int]:
     """Per digit index, the bit mask of the cells where it is live."""
-    return _cached("digit-masks", grid, lambda grid: [
+    return cached("digit-masks", grid, lambda grid: [
         int(sum(1 << int(c) for c in np.flatnonzero(grid.cands[:, d]))) for d in range(grid.size)
     ])
 
@@ -162,7 +119,7 @@ def _conjugates(grid: Grid, d: int) -> dict[tuple[int, int], set[str]]:
 
     Computed for every digit at once and kept for the other rungs on the same grid.
     """
-    return _cached("conjugates", grid, _conjugate_table)[d]
+    return cached("conjugates", grid, _conjugate_table)[d]
 
 
 def _shared_kinds(grid: Grid, a: int, b: int) -> set[str]:
@@ -206,7 +163,7 @@ def _four_chains(grid: Grid, wanted: str) -> Iterator[Step]:
     g = grid.geometry
     n = g.size
     seen: set[frozenset[int]] = set()
-    for kind, d, x, y, u, v, cells in _cached("four", grid, lambda grid: _Shared(_four_records(grid))):
+    for kind, d, x, y, u, v, cells in cached("four", grid, lambda grid: SharedSearch(_four_records(grid))):
         if kind != wanted:
             continue
         targets = [c * n + d for c in cells]

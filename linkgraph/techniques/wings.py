@@ -46,9 +46,9 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import bits, pattern_step
+from linkgraph.techniques.base import SharedSearch, bits, cached, pattern_step
 from linkgraph.techniques.chainproof import chain_step
-from linkgraph.techniques.singledigit import _cached, bitcount, _cell_bits, _cells, _conjugates, _digit_masks, _Shared
+from linkgraph.techniques.singledigit import _cell_bits, _cells, _conjugates, _digit_masks, bitcount
 
 __all__ = ["bent_subsets", "w_wings", "wxyz_wings", "xy_wings", "xyz_wings"]
 
@@ -73,7 +73,7 @@ def bent_subsets(grid: Grid, *, size: int = 3) -> Iterator[tuple[tuple[int, ...]
     >>> isinstance(list(lg.techniques.wings.bent_subsets(grid)), list)
     True
     """
-    return iter(_cached(f"bent-{size}", grid, lambda grid: _Shared(_bent_subsets(grid, size))))
+    return iter(cached(f"bent-{size}", grid, lambda grid: SharedSearch(_bent_subsets(grid, size))))
 
 
 @lru_cache(maxsize=8)

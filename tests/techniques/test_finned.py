@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import linkgraph as lg
-from linkgraph.techniques import finned
+from linkgraph.techniques import base, finned
 from tests.techniques.patterncases import (
     check_sound, conclusions, expected_list, prepared, read_cases, transpose, transpose_text,
 )
@@ -57,10 +57,10 @@ def test_shared_search_survives_an_interruption(monkeypatch):
     # (say by a job timeout) must not leave a partial list behind for the next call
     _, text, _ = read_cases("finned")[0]
     grid = lg.Grid.parse(text)
-    finned._CACHE.clear()
+    base._CACHE.clear()
     expected = [str(s) for s in finned.finned_fish(grid, size=2)]
     assert expected
-    finned._CACHE.clear()
+    base._CACHE.clear()
     real = finned._records
 
     def interrupted(grid, size):
