@@ -13,7 +13,6 @@ nodes, with role ``conclusion``.
 from __future__ import annotations
 
 from collections import OrderedDict
-
 from collections.abc import Iterable, Iterator, Sequence
 
 import networkx as nx
