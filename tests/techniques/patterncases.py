@@ -61,6 +61,17 @@ def check_sound(steps, solution: np.ndarray, grid: lg.Grid) -> int:
     return count
 
 
+def check_case(find, tech: str, text: str, expected: str) -> None:
+    """A hand-checked case: `find` on the grid gives exactly `expected`, all named
+    `tech`, and on the transposed grid exactly the transposed conclusions."""
+    grid = lg.Grid.parse(text)
+    steps = list(find(grid))
+    assert conclusions(steps) == expected_list(expected)
+    assert all(s.technique == tech for s in steps)
+    mirrored = conclusions(find(transpose(grid)))
+    assert mirrored == sorted(transpose_text(t) for t in expected_list(expected))
+
+
 def transpose(grid: lg.Grid) -> lg.Grid:
     n = grid.size
     cands = grid.cands.reshape(n, n, n).transpose(1, 0, 2).reshape(n * n, n)
