@@ -61,15 +61,17 @@ def check_sound(steps, solution: np.ndarray, grid: lg.Grid) -> int:
     return count
 
 
-def check_case(find, tech: str, text: str, expected: str) -> None:
+def check_case(find, tech: str, text: str, expected: str) -> tuple[lg.Grid, list]:
     """A hand-checked case: `find` on the grid gives exactly `expected`, all named
-    `tech`, and on the transposed grid exactly the transposed conclusions."""
+    `tech`, and on the transposed grid exactly the transposed conclusions.
+    Returns the grid and its steps for further checks."""
     grid = lg.Grid.parse(text)
     steps = list(find(grid))
     assert conclusions(steps) == expected_list(expected)
     assert all(s.technique == tech for s in steps)
     mirrored = conclusions(find(transpose(grid)))
     assert mirrored == sorted(transpose_text(t) for t in expected_list(expected))
+    return grid, steps
 
 
 def transpose(grid: lg.Grid) -> lg.Grid:

@@ -9,9 +9,7 @@ from linkgraph.errors import ProofError
 from linkgraph.model import Literal, Role
 from linkgraph.techniques import coloring
 from linkgraph.verify import check_step
-from tests.techniques.patterncases import (
-    check_sound, conclusions, expected_list, prepared, read_cases, transpose, transpose_text,
-)
+from tests.techniques.patterncases import check_case, check_sound, prepared, read_cases
 
 FINDERS = {"simple-coloring": coloring.simple_coloring, "3d-medusa": coloring.medusa}
 CASES = read_cases("coloring")
@@ -23,14 +21,9 @@ def _case(tech: str, expected_prefix: str) -> lg.Grid:
 
 @pytest.mark.parametrize("tech,text,expected", CASES)
 def test_case(tech, text, expected):
-    grid = lg.Grid.parse(text)
-    steps = list(FINDERS[tech](grid))
-    assert conclusions(steps) == expected_list(expected)
-    assert all(s.technique == tech for s in steps)
+    grid, steps = check_case(FINDERS[tech], tech, text, expected)
     for step in steps:
         check_step(grid, step)
-    mirrored = conclusions(FINDERS[tech](transpose(grid)))
-    assert mirrored == sorted(transpose_text(t) for t in expected_list(expected))
 
 
 def test_wrap_proof_refutes_the_wrong_colour():
