@@ -133,8 +133,13 @@ class Grid:
         text = text.lstrip("\ufeff")
         compact = "".join(text.split()).translate(_FRAME)
         size = geometry.size if geometry else _size_for(len(compact))
+        # a candidate grid (whitespace-separated tokens, or a framed grid with |), even when
+        # its digits happen to number a square (256 digits: a compact 16x16 puzzle)
+        tokens = text.translate(_DECORATION).split() if "|" in text else text.split()
+        tsize = geometry.size if geometry else _size_for(len(tokens))
+        if tsize and len(tokens) == tsize * tsize and any(len(t) > 1 for t in tokens):
+            return cls._parse_candidates(tokens, geometry or classic(tsize))
         if size is None or len(compact) != size * size:
-            tokens = text.translate(_DECORATION).split()
             tsize = geometry.size if geometry else _size_for(len(tokens))
             if tsize and len(tokens) == tsize * tsize:
                 return cls._parse_candidates(tokens, geometry or classic(tsize))

@@ -92,3 +92,25 @@ def test_values_and_solved():
     assert "".join(map(str, grid.values[:9])) == sol
     assert not grid.is_solved()
     assert grid.contradiction() is None
+
+
+def test_candidate_grid_whose_digits_number_a_square_is_read_as_candidates():
+    # top1465 #1 after the basic ladder: its 81 tokens hold 225 digits, the cell count of a
+    # 15x15 puzzle, and were once read as a compact 15x15 string ("r1c7: given 6 repeats r1c3")
+    rows = [
+        "4 569 1268 5789 3 15789 259 2567 25679",
+        "1237 359 12 6 127 14579 8 2357 234579",
+        "23678 3569 268 45789 278 45789 23459 23567 1",
+        "1236 346 1246 378 5 13678 23 9 2378",
+        "123 8 59 3479 17 13479 6 12357 23457",
+        "136 7 59 2 168 134689 345 1358 3458",
+        "68 46 468 1 9 2 7 35 35",
+        "5 12 3 78 678 678 129 4 29",
+        "9 12 7 35 4 35 12 68 68",
+    ]
+    text = "\n".join(rows)
+    assert len("".join(text.split())) == 225
+    grid = lg.Grid.parse(text)
+    assert grid.size == 9
+    assert grid.tokens() == " ".join(rows).split()
+    assert lg.Grid.parse(" ".join(rows)) == grid
