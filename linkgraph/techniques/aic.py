@@ -225,15 +225,17 @@ class _Search:
     level costs one pass over the links whatever the number of starts.
     ``history[k]`` holds, per node, the starts that first reach it at level k
     (OFF at even levels, ON at odd ones); a chain is read back from it.
+    The starts are the first `starts` nodes (all of them by default). A link
+    matrix entry ``[v, u]`` lets the search go from ``u`` to ``v``.
     """
 
-    def __init__(self, net: _Net):
+    def __init__(self, net: _Net, starts: int | None = None):
         N = len(net.members)
         self.net = net
-        self.N = N
-        self.words = max(1, (N + 63) // 64)
+        self.N = N if starts is None else starts  # bits per node: one per start
+        self.words = max(1, (self.N + 63) // 64)
         self.preds = {True: self._preds(net.strong), False: self._preds(net.weak)}
-        start = np.eye(N, dtype=bool)
+        start = np.eye(N, self.N, dtype=bool)
         self.frontier = self._pack(start)  # (N nodes, words): starts reaching v at the last level
         self.seen = {False: self.frontier.copy(), True: np.zeros_like(self.frontier)}
         self.history = [self.frontier]
@@ -246,7 +248,7 @@ class _Search:
 
     def _preds(self, adj: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(targets with a predecessor, segment starts, predecessors sorted by target)."""
-        v, u = _nonzero2(adj)  # links are symmetric: adj[v, u] == adj[u, v]
+        v, u = _nonzero2(adj)  # adj[v, u]: u -> v (the AIC nets' links are symmetric)
         targets, first = np.unique(v, return_index=True)
         return targets, first, u
 
