@@ -9,6 +9,7 @@ keeping only the literals needed. The edge conventions are documented in
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import networkx as nx
@@ -34,7 +35,16 @@ class BranchProof:
         self.failed = int(failed)
         self.depth = depth
         self.level = level
-        self._memo: dict[tuple[int, bool], list] = {}
+        self._memo: dict = {}  # (k, on) -> reason; "best" -> best contradiction
+        self._nets: set[tuple[int, bool]] = set()  # literals only a sub-net explains
+        self._roffl = self.roff.tolist()
+
+    @cached_property
+    def _on_order(self) -> tuple[np.ndarray, np.ndarray]:
+        """ON literals by (round, index), and their rounds (for the weak reason of an OFF literal)."""
+        ks = np.flatnonzero(self.ron >= 0)
+        order = ks[np.lexsort((ks, self.ron[ks]))]
+        return order, self.ron[order]
 
     # ---- literals ---------------------------------------------------------
     def lit(self, k: int, on: bool) -> Literal:
@@ -52,6 +62,20 @@ class BranchProof:
         key = (k, on)
         if key in self._memo:
             return self._memo[key]
+        out = self._local_reason(k, on)
+        if out is None:
+            self._net_reasons([key])
+            out = self._memo[key]
+        self._memo[key] = out
+        return out
+
+    def _local_reason(self, k: int, on: bool):
+        """The reason of (k, on) from sets, groups and patterns; None if only a sub-net explains it."""
+        key = (k, on)
+        if key in self._memo:
+            return self._memo[key]
+        if key in self._nets:
+            return None
         st = self.st
         t = self.round(k, on)
         out: list = []
@@ -60,30 +84,37 @@ class BranchProof:
             return out
         if on:
             best = None
-            for j in st.cand_sets[k]:
-                others = [m for m in st.members[j] if m != k]
-                r = [int(self.roff[m]) for m in others]
+            roff = self._roffl
+            members = st.members_list
+            for j in st.cand_sets_list[k]:
+                others = [m for m in members[j] if m != k]
+                r = [roff[m] for m in others]
                 if all(0 <= x < t for x in r):
-                    score = (len(others), max(r, default=-1), int(j))
+                    score = (len(others), max(r, default=-1), j)
                     if best is None or score < best[0]:
                         best = (score, j, others)
             assert best is not None, "ON literal without a reason"
             _, j, others = best
             attrs = {"kind": "strong", "family": st.set_family(j), "via": st.set_text(j)}
-            out = [((int(m), False), attrs) for m in others]
+            out = [((m, False), attrs) for m in others]
         else:
-            cand = np.flatnonzero(st.sees[k] & self._upto(self.ron, t))
-            if len(cand):
-                j = min(cand, key=lambda m: (int(self.ron[m]), int(m)))
-                shared = [s for s in st.cand_sets[k] if st.Mb[j, s]]
-                s = min(shared, key=lambda s: (not st.geometry.is_cell_set(st.sets[s]), int(s)))
-                out = [((int(j), True), {"kind": "weak", "family": st.set_family(s), "via": st.set_text(s)})]
+            # the first ON literal (by round, then index) that sees k, derived before round t
+            order, rounds = self._on_order
+            n = int(np.searchsorted(rounds, t))
+            hit = st.sees[k, order[:n]]
+            if n and hit.any():
+                j = int(order[int(hit.argmax())])
+                shared = [s for s in st.cand_sets_list[k] if st.Mb[j, s]]
+                s = min(shared, key=lambda s: (st.set_family(s) != "cell", s))
+                out = [((j, True), {"kind": "weak", "family": st.set_family(s), "via": st.set_text(s)})]
             else:
                 out = self._group_reason(k, t)
                 if out is None:
                     out = self._pattern_reason(k, t)
                 if out is None:
-                    out = self._net_reason(k, t)
+                    assert self.level >= 1, f"OFF literal {st.candidate(k)} without a reason"
+                    self._nets.add(key)
+                    return None
         self._memo[key] = out
         return out
 
@@ -127,34 +158,50 @@ class BranchProof:
             return [((m, False), dict(attrs)) for m in ins] or [(("empty", via, family), attrs)]
         return None
 
-    def _net_reason(self, k: int, t: int):
+    def _net_reasons(self, keys) -> None:
+        """Memoize the reasons of OFF literals `keys` that only a sub-net explains: each
+        candidate, assumed ON with the branch's literals of the rounds before its own, fails
+        in a sub-net of one level less (all of them run in one batch)."""
         from linkgraph.bitnet import advance
 
         st = self.st
-        assert self.level >= 1, f"OFF literal {st.candidate(k)} without a reason"
-        on = ((self.ron >= 0) & (self.ron < t))[None, :].copy()
-        off = ((self.roff >= 0) & (self.roff < t))[None, :]
-        on[0, k] = True
+        assert self.level >= 1, f"OFF literal {st.candidate(keys[0][0])} without a reason"
+        ts = np.array([self.round(k, on) for k, on in keys], dtype=np.int64)[:, None]
+        on = (self.ron >= 0) & (self.ron < ts)
+        off = (self.roff >= 0) & (self.roff < ts)
+        on[np.arange(len(keys)), [k for k, _ in keys]] = True
         run = advance(st, on, off, depth=self.depth, level=self.level - 1, track=True)
-        assert run.failed[0] >= 0, f"sub-net of {st.candidate(k)} does not fail"
-        sron, sroff = run.rounds(0)
-        sub = BranchProof(st, sron, sroff, run.failed[0], depth=self.depth, level=self.level - 1)
-        P = sub.explain()
-        # a literal the sub-net starts from (round 0: +x or an outer literal) may also be part
-        # of its contradiction; the nested net must still take it as a premise, so that an
-        # outer literal gets its in-edge into -x and +x is assumed
-        for n, d in P.nodes(data=True):
-            if d["role"] == Role.CONTRADICTION and sub.round(st.index(n.cand), n.on) == 0:
-                d["role"] = Role.PREMISE
-        P.graph["premises"] = [str(n) for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE]
-        me = Literal(st.candidate(k), on=True)
-        outer = [n for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE and n != me]
-        lines = " ".join(str(n) for n in sorted(outer, key=sort_key))
-        via = f"{me} fails ({P.graph['contradiction']} {P.graph['contradiction_via']}) given {lines}".strip()
-        attrs = {"kind": "net", "family": "net", "via": via, "proof": nx.freeze(P)}
-        return [((st.index(n.cand), n.on), dict(attrs)) for n in sorted(outer, key=sort_key)] or [
-            (("empty", via, "net"), attrs)
-        ]
+        for i, (k, _) in enumerate(keys):
+            assert run.failed[i] >= 0, f"sub-net of {st.candidate(k)} does not fail"
+            sron, sroff = run.rounds(i)
+            sub = BranchProof(st, sron, sroff, run.failed[i], depth=self.depth, level=self.level - 1)
+            self._memo[(k, False)] = self._net_reason(k, sub)
+
+    def _net_reason(self, k: int, sub: BranchProof) -> list:
+        st = self.st
+        found = sub.best_contradiction()
+        assert found is not None, f"sub-net of {st.candidate(k)} has no contradiction"
+        kind, j, _, sup = found
+        # the sub-net's premises: the literals of its support it starts from (round 0), the
+        # contradiction's own included (see _SubNet); its proof graph is built only if the
+        # step that uses this reason is reported
+        me = (k, True)
+        outer = sorted((sub.lit(*key) for key in sup if key[0] not in ("group", "empty")
+                        and key != me and sub.round(*key) == 0), key=sort_key)
+        lines = " ".join(str(n) for n in outer)
+        where = st.set_text(j) if j >= 0 else ""
+        via = f"{sub.lit(k, True)} fails ({kind} {where}) given {lines}".strip()
+        attrs = {"kind": "net", "family": "net", "via": via, "proof": _SubNet(sub)}
+        return [((st.index(n.cand), n.on), dict(attrs)) for n in outer] or [(("empty", via, "net"), attrs)]
+
+    def nodes(self, keys) -> set:
+        """The proof-graph nodes of the literal and group keys `keys` (as `explain` names them)."""
+        return {self._node(key) for key in keys if key[0] != "empty"}
+
+    def premise_keys(self, keys, targets=()) -> list:
+        """The keys among `keys` that `explain` makes premises (round 0, not a target)."""
+        return [key for key in keys if key[0] not in ("group", "empty") and key not in targets
+                and self.round(*key) == 0]
 
     # ---- contradiction -------------------------------------------------------
     def contradiction_options(self) -> list[tuple[str, int, list[tuple[int, bool]]]]:
@@ -186,13 +233,48 @@ class BranchProof:
         """Literal keys (and group keys) needed for `keys`."""
         seen: set = set()
         stack = list(keys)
+        deferred: list = []  # literals only a sub-net explains: their sub-nets run in a batch
+        while stack or deferred:
+            if not stack:
+                self._net_reasons(deferred)
+                for key in deferred:
+                    stack.extend(p for p, _ in self._memo[key])
+                deferred = []
+                continue
+            key = stack.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            if key[0] == "group" or key[0] == "empty":
+                stack.extend(p for p, _ in self._parents(key))
+                continue
+            out = self._local_reason(*key)
+            if out is None:
+                deferred.append(key)
+            else:
+                stack.extend(p for p, _ in out)
+        return seen
+
+    def shallow_support(self, keys) -> set:
+        """`support` with every literal that only a sub-net explains taken as a leaf: a subset
+        of the full support (the same reasons elsewhere), found without running a sub-net."""
+        seen: set = set()
+        stack = list(keys)
         while stack:
             key = stack.pop()
             if key in seen:
                 continue
             seen.add(key)
-            stack.extend(p for p, _ in self._parents(key))
+            if key[0] == "group" or key[0] == "empty":
+                stack.extend(p for p, _ in self._parents(key))
+            else:
+                stack.extend(p for p, _ in self._local_reason(*key) or ())
         return seen
+
+    def contradiction_bound(self) -> int:
+        """A lower bound on the node count of `explain()`'s contradiction net (no sub-net run)."""
+        return min((len(self.nodes(self.shallow_support(keys))) for _, _, keys in self.contradiction_options()),
+                   default=0)
 
     def _parents(self, key):
         if key[0] == "group":
@@ -205,6 +287,12 @@ class BranchProof:
 
     def best_contradiction(self):
         """The contradiction option with the smallest support: (kind, set, keys, support)."""
+        if "best" in self._memo:
+            return self._memo["best"]
+        self._memo["best"] = found = self._best_contradiction()
+        return found
+
+    def _best_contradiction(self):
         best = None
         for kind, j, keys in self.contradiction_options():
             sup = self.support(keys)
@@ -248,6 +336,8 @@ class BranchProof:
                 if parent[0] == "empty":
                     P.nodes[node].setdefault("reasons", []).append(attrs or {"via": parent[1]})
                     continue
+                if isinstance(attrs.get("proof"), _SubNet):
+                    attrs = {**attrs, "proof": attrs["proof"].graph()}
                 P.add_edge(names[parent], node, **attrs)
         P.graph["premises"] = [str(n) for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE]
         return P
@@ -261,6 +351,32 @@ class BranchProof:
         if key[0] == "group":
             return Literal(key[1], on=True)
         return self.lit(*key)
+
+
+class _SubNet:
+    """The sub-net behind a nested reason, its proof graph built on first use.
+
+    A literal the sub-net starts from (round 0: +x or an outer literal) may also
+    be part of its contradiction; the nested net must still take it as a
+    premise, so that an outer literal gets its in-edge into -x and +x is assumed.
+    """
+
+    __slots__ = ("sub", "_graph")
+
+    def __init__(self, sub: BranchProof):
+        self.sub = sub
+        self._graph = None
+
+    def graph(self) -> nx.DiGraph:
+        if self._graph is None:
+            sub = self.sub
+            P = sub.explain()
+            for n, d in P.nodes(data=True):
+                if d["role"] == Role.CONTRADICTION and sub.round(sub.st.index(n.cand), n.on) == 0:
+                    d["role"] = Role.PREMISE
+            P.graph["premises"] = [str(n) for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE]
+            self._graph = nx.freeze(P)
+        return self._graph
 
 
 class Outcome:

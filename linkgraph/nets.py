@@ -254,32 +254,46 @@ def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple
     conclusion = Literal(st.candidate(k), on=on)
     technique = "forcing-net-nested" if level >= 1 else f"forcing-net-{kind}"
     premises = tuple(prop.premises[b][0] for b in branches)
+    # the size is read off the supports; the proof graph is built only for a step yielded
     if kind == "contradiction":
-        P = _branch_proof(prop, branches[0], cache).explain()
+        bp = _branch_proof(prop, branches[0], cache)
+        size = len(bp.nodes(bp.best_contradiction()[3]))
     else:
-        P = nx.DiGraph(kind="net")
+        nodes: set = set()
         for b in branches:
-            sub = _branch_proof(prop, b, cache).explain([(k, on)])
-            if not any(d["role"] == Role.PREMISE for _, d in sub.nodes(data=True)):
+            bp = _branch_proof(prop, b, cache)
+            sup = bp.support([(k, on)])
+            if not bp.premise_keys(sup, targets=((k, on),)):
                 return None
-            name = str(prop.premises[b][0])
-            for n, d in sub.nodes(data=True):
-                if n in P:
-                    if d["role"] == Role.PREMISE or P.nodes[n]["role"] == Role.INNER:
-                        P.nodes[n]["role"] = d["role"]
-                else:
-                    P.add_node(n, **d)
-            for u, v, d in sub.edges(data=True):
-                if P.has_edge(u, v):
-                    P.edges[u, v]["branches"] = (*P.edges[u, v]["branches"], name)
-                else:
-                    P.add_edge(u, v, **d, branches=(name,))
-        P.graph["branches"] = [str(p) for p in premises]
-        P.graph["depth"], P.graph["level"] = prop.depth, prop.level
-    P.graph["net"] = kind
-    P.graph["premises"] = [str(p) for p in premises]
-    P.graph["conclusion"] = str(conclusion)
-    size = P.number_of_nodes()
+            nodes |= bp.nodes(sup)
+        size = len(nodes)
+
+    def proof() -> nx.DiGraph:
+        if kind == "contradiction":
+            P = _branch_proof(prop, branches[0], cache).explain()
+        else:
+            P = nx.DiGraph(kind="net")
+            for b in branches:
+                sub = _branch_proof(prop, b, cache).explain([(k, on)])
+                name = str(prop.premises[b][0])
+                for n, d in sub.nodes(data=True):
+                    if n in P:
+                        if d["role"] == Role.PREMISE or P.nodes[n]["role"] == Role.INNER:
+                            P.nodes[n]["role"] = d["role"]
+                    else:
+                        P.add_node(n, **d)
+                for u, v, d in sub.edges(data=True):
+                    if P.has_edge(u, v):
+                        P.edges[u, v]["branches"] = (*P.edges[u, v]["branches"], name)
+                    else:
+                        P.add_edge(u, v, **d, branches=(name,))
+            P.graph["branches"] = [str(p) for p in premises]
+            P.graph["depth"], P.graph["level"] = prop.depth, prop.level
+        P.graph["net"] = kind
+        P.graph["premises"] = [str(p) for p in premises]
+        P.graph["conclusion"] = str(conclusion)
+        assert P.number_of_nodes() == size, "net size read off the supports differs from its proof"
+        return P
 
     def make() -> Step:
         step = make_step(
@@ -287,7 +301,7 @@ def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple
             placements=[conclusion.cand] if on else [],
             eliminations=[] if on else [conclusion.cand],
             premises=premises,
-            proof=P,
+            proof=proof(),
             notation="",
         )
         lines = sudokuwiki(step).splitlines()[1:]
@@ -388,6 +402,9 @@ def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, k
 
 def _shortest(prop, cands, cache, level) -> Iterator[Step]:
     """Best-first over lower bounds: explain only what could still be the shortest."""
+    if level >= 1:
+        yield from _shortest_nested(prop, cands, cache, level)
+        return
     pending = sorted(cands, key=lambda c: (c[1], _KIND_ORDER[c[0]], c[2]))
     heap: list = []
     tiebreak = count()
@@ -404,6 +421,45 @@ def _shortest(prop, cands, cache, level) -> Iterator[Step]:
             continue
         size, tie, _, make = heapq.heappop(heap)
         yield make()
+
+
+def _bound(prop: Propagation, cand, cache: dict) -> int:
+    """A lower bound on `_build`'s size that runs no sub-net: the supports with every
+    literal only a sub-net explains taken as a leaf (a subset of the real support)."""
+    kind, _, _, (k, on), branches = cand
+    if kind == "contradiction":
+        return _branch_proof(prop, branches[0], cache).contradiction_bound()
+    nodes: set = set()
+    for b in branches:
+        bp = _branch_proof(prop, b, cache)
+        nodes |= bp.nodes(bp.shallow_support([(k, on)]))
+    return len(nodes)
+
+
+def _shortest_nested(prop, cands, cache, level) -> Iterator[Step]:
+    """`_shortest` for nested nets, where explaining a net runs a sub-net per nested
+    inference: each candidate's bound is refined in two stages (the rounds, then the
+    supports without sub-nets) before it is built, and every heap entry is ordered by
+    (bound or size, tie key), so the steps come in the same order as building them all."""
+    st = prop.structure
+    tiebreak = count()
+    heap = []
+    for c in cands:
+        k, on = c[3]
+        tie = (_KIND_ORDER[c[0]], sort_key(Literal(st.candidate(k), on=on)), c[2])
+        heap.append((c[1], tie, next(tiebreak), 0, c))
+    heapq.heapify(heap)
+    while heap:
+        value, tie, _, stage, item = heapq.heappop(heap)
+        if stage == 0:
+            heapq.heappush(heap, (max(value, _bound(prop, item, cache)), tie, next(tiebreak), 1, item))
+        elif stage == 1:
+            built = _build(prop, item, cache, level)
+            if built is not None:
+                size, tie2, make = built
+                heapq.heappush(heap, (size, tie2, next(tiebreak), 2, make))
+        else:
+            yield item()
 
 
 # ---- notation ---------------------------------------------------------------

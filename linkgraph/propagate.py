@@ -209,11 +209,27 @@ class Structure:
             c = self._cands_cache[k] = self.geometry.candidate(int(self.cands[k]))
         return c
 
+    @cached_property
+    def _set_texts(self) -> tuple[list[str], list[str]]:
+        g = self.geometry
+        sets = self.sets.tolist()
+        return [str(g.setx(j)) for j in sets], ["cell" if g.is_cell_set(j) else "house" for j in sets]
+
+    @cached_property
+    def members_list(self) -> list[list[int]]:
+        """`members` as Python lists."""
+        return [m.tolist() for m in self.members]
+
+    @cached_property
+    def cand_sets_list(self) -> list[list[int]]:
+        """`cand_sets` as Python lists."""
+        return [c.tolist() for c in self.cand_sets]
+
     def set_text(self, j: int) -> str:
-        return str(self.geometry.setx(self.sets[j]))
+        return self._set_texts[0][j]
 
     def set_family(self, j: int) -> str:
-        return "cell" if self.geometry.is_cell_set(self.sets[j]) else "house"
+        return self._set_texts[1][j]
 
     def index(self, cand: Candidate) -> int:
         """Local index of `cand`, -1 if it takes no part (dead or alone)."""
