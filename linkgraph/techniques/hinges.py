@@ -100,6 +100,10 @@ def weak_hinges(grid: Grid) -> Iterator[Step]:
     >>> step.proof.graph["hinge"], step.proof.graph["set"]
     (['r1c1#1', 'r3c5#1'], 'r2#1')
     """
+    return _weak_hinges(grid)
+
+
+def _weak_hinges(grid: Grid) -> Iterator[Step]:
     g = grid.geometry
     cl = _Clusters(grid, medusa=True)
     if not cl.clusters:
@@ -118,6 +122,7 @@ def weak_hinges(grid: Grid) -> Iterator[Step]:
     ]
 
     # what plain 3D Medusa gives: false colours (their clusters are skipped) and traps
+    # (an uncoloured candidate seeing both colours)
     medusa_out = np.zeros(nl, dtype=bool)
     usable = []
     for c, pair in enumerate(colors):
@@ -131,6 +136,8 @@ def weak_hinges(grid: Grid) -> Iterator[Step]:
             for x in (0, 1)
         ]
         if any(fails):
+            if not all(fails):  # (both fail only in a broken grid)
+                medusa_out |= mine[fails.index(True)]
             continue
         medusa_out |= seen[0] & seen[1] & ~mine[0] & ~mine[1]
         usable.append((c, seen, mine[0] | mine[1]))

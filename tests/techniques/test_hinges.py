@@ -112,7 +112,11 @@ def _false(color, other, sets, seen) -> bool:
 def _brute_weak_hinges(grid: lg.Grid) -> set[str]:
     live, sets, seen, clusters = _world(grid)
     ok = [(A, B) for A, B in clusters if not _false(A, B, sets, seen) and not _false(B, A, sets, seen)]
+    # what 3D Medusa removes: a false colour (if only one is), or a candidate seeing both colours
     trapped = {k for A, B in ok for k in live - A - B if seen[k] & A and seen[k] & B}
+    for A, B in clusters:
+        if _false(A, B, sets, seen) != _false(B, A, sets, seen):
+            trapped |= A if _false(A, B, sets, seen) else B
     out = set()
     for A, B in ok:
         for X, Y in ((A, B), (B, A)):  # X: the hinge end's colour, Y: what the weak node sees
