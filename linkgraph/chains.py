@@ -370,7 +370,10 @@ def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst:
     Premises are bits of uint64 words: row ``k`` of the frontier holds, for
     literal ``k``, which premises reached it at the last level. Each level
     gathers the frontier rows of every edge's source and ORs them into the
-    edge's destination (edges sorted by destination, one ``reduceat``).
+    edge's destination (edges sorted by destination, one ``reduceat``). Rows
+    are kept only for literals with an in-edge (plus one zero row for the
+    rest), and distances are kept bit-sliced (plane ``j`` holds bit ``j`` of
+    the level each bit was first reached at), unpacked once at the end.
     """
     L = LG.number_of_literals
     P = len(premises)
@@ -379,31 +382,45 @@ def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst:
     if not P:
         return dist
     pi = np.arange(P)
-    seen = np.zeros((L, W), dtype=np.uint64)
-    seen[premises, pi >> 6] = np.left_shift(np.uint64(1), (pi & 63).astype(np.uint64))
+    pbits = np.left_shift(np.uint64(1), (pi & 63).astype(np.uint64))
     dist[premises, pi] = 0
     if not len(pred_src):
         return dist
     starts = np.flatnonzero(np.r_[True, pred_dst[1:] != pred_dst[:-1]])
     dsts = pred_dst[starts]
-    front = seen.copy()
-    take = np.take
+    D = len(dsts)
+    row = np.full(L, D, dtype=np.int64)  # compact row of each literal; D: the zero row
+    row[dsts] = np.arange(D)
+    front = np.zeros((L, W), dtype=np.uint64)  # level 0: the premises themselves
+    front[premises, pi >> 6] = pbits
+    red = np.bitwise_or.reduceat(front.take(pred_src, axis=0), starts, axis=0)  # (D, W)
+    seen = np.zeros((D, W), dtype=np.uint64)
+    pr = row[premises]
+    inner = pr < D
+    np.bitwise_or.at(seen, (pr[inner], (pi >> 6)[inner]), pbits[inner])
+    src = row[pred_src]
+    buf = np.zeros((D + 1, W), dtype=np.uint64)
+    new = buf[:D]
+    planes: list[np.ndarray] = []
     level = 0
     while True:
         level += 1
-        red = np.bitwise_or.reduceat(take(front, pred_src, axis=0), starts, axis=0)  # (destinations, W)
-        new = red & ~take(seen, dsts, axis=0)
-        nz = np.flatnonzero(new.any(axis=1))
-        if not len(nz):
+        np.bitwise_and(red, ~seen, out=new)
+        if not new.any():
             break
-        ud, new = dsts[nz], new[nz]
-        seen[ud] |= new
-        front[:] = 0
-        front[ud] = new
-        wr, ww = np.nonzero(new)  # only the words with new bits are unpacked
-        flat = np.flatnonzero(np.unpackbits(new[wr, ww].view(np.uint8), bitorder="little"))  # bits beyond P are 0
-        i, bit = np.divmod(flat, 64)
-        dist[ud[wr[i]], ww[i] * 64 + bit] = level
+        seen |= new
+        while level >> len(planes):
+            planes.append(np.zeros((D, W), dtype=np.uint64))
+        for j, plane in enumerate(planes):
+            if level >> j & 1:
+                plane |= new
+        red = np.bitwise_or.reduceat(buf.take(src, axis=0), starts, axis=0)
+    d = np.zeros((D, 64 * W), dtype=np.int16)
+    for j, plane in enumerate(planes):
+        d += np.unpackbits(plane.view(np.uint8), axis=1, bitorder="little").astype(np.int16) << j
+    reached = np.unpackbits(seen.view(np.uint8), axis=1, bitorder="little").view(bool)
+    d[~reached] = INF
+    dist[dsts] = d[:, :P]
     return dist
 
 
