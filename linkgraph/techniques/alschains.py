@@ -70,7 +70,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import networkx as nx
 import numpy as np
@@ -79,7 +79,7 @@ from linkgraph.grid import Grid
 from linkgraph.model import Als, Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
 from linkgraph.techniques.aic import _grouped_net, _Net, _nonzero2, _popcount, _Search
-from linkgraph.techniques.alsets import ALS_MAX_SIZE, als_table
+from linkgraph.techniques.alsets import ALS_MAX_SIZE, AlsTable, als_table
 from linkgraph.techniques.chainproof import strong_via, weak_via
 
 __all__ = ["ALS_MAX_SIZE", "als_chains"]
@@ -94,10 +94,19 @@ class _AlsNet:
     base: _Net  # the grouped-AIC net, one copy
     M: int
     K: int
-    als: list[Als]  # per ALS node
+    table: AlsTable
+    sets: list[int]  # per ALS node: its set in `table`
     digit: list[int]  # per ALS node (the digit itself)
     start_sees: np.ndarray  # (M + K, words) packed: candidates a start's +literal turns OFF by a weak link
     end_sees: np.ndarray  # (N, words) packed: candidates an end turns OFF
+    _als: dict[int, Als] = field(default_factory=dict)
+
+    def als(self, j: int) -> Als:
+        """The `Als` of ALS node `j` (made on first use)."""
+        i = self.sets[j]
+        if i not in self._als:
+            self._als[i] = self.table.als(i)
+        return self._als[i]
 
     def kind(self, i: int) -> tuple[str, int]:
         """("node", base index) or ("als", ALS node index) of layered node `i`."""
@@ -184,8 +193,7 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet:
     end_sees = _pack_rows(end_rows)
     all_members = [list(m) for m in base.members] + members + [list(m) for m in base.members]
     net = _Net(g, all_members, strong, weak, end_rows)
-    als_values = [table.als(int(i)) for i in ai.tolist()]
-    return _AlsNet(net, base, M, K, als_values, [int(d) + 1 for d in ad.tolist()], start_sees, end_sees)
+    return _AlsNet(net, base, M, K, table, ai.tolist(), [int(d) + 1 for d in ad.tolist()], start_sees, end_sees)
 
 
 def _items(an: _AlsNet, reached: np.ndarray) -> list[tuple]:
@@ -210,16 +218,21 @@ def _items(an: _AlsNet, reached: np.ndarray) -> list[tuple]:
     return items
 
 
-def _path(search: _Search, a: int, b: int, k: int) -> list[int]:
+def _path(search: _Search, a: int, b: int, k: int, preds: dict) -> list[int]:
     """Read the chain a ... b back from the levels (b first reached ON at level k); links are
-    directed, ``[v, u]`` meaning u -> v."""
+    directed, ``[v, u]`` meaning u -> v. `preds` caches each node's predecessor lists."""
     net = search.net
     path = [b]
     cur = b
+    bit, word = np.uint64(a & 63), a >> 6
     while k > 0:
-        links = net.strong if k % 2 else net.weak
-        prev = np.flatnonzero(search.reached_at(k - 1, a) & links[cur])
-        cur = int(prev[0])
+        on = bool(k % 2)
+        key = (on, cur)
+        if key not in preds:
+            preds[key] = np.flatnonzero((net.strong if on else net.weak)[cur])
+        u = preds[key]
+        hit = (search.history[k - 1][u, word] >> bit) & np.uint64(1)
+        cur = int(u[np.argmax(hit)])
         path.append(cur)
         k -= 1
     return path[::-1]
@@ -318,7 +331,7 @@ def _step(grid: Grid, an: _AlsNet, path: list[int], technique: str) -> Step | No
                 cur, mode = lits, "off"
             prev_node = node
             continue
-        als = an.als[j]
+        als = an.als(j)
         if on:  # the exit digit: the ALS is locked by the entry literals in `cur`
             text = f"({an.digit[path[pos - 1] - an.M]}={an.digit[j]}){als}"
             if pos == 1:
@@ -405,7 +418,11 @@ def als_chains(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     """
     an = _als_net(grid, max_size)
     search = _Search(an.net, starts=an.M + an.K)
-    seen: set[frozenset] = set()
+    C = grid.geometry.number_of_candidates
+    preds: dict = {}
+    tried: set[frozenset] = set()  # conclusions (candidate indices; -1 - k places k) already tried
+    covered: set[bytes] = set()  # candidates seeing both ends (packed), all eliminated by a step yielded
+    yielded: set[frozenset] = set()
     level = 0
     while search.alive:
         reached = search.advance()
@@ -413,10 +430,26 @@ def als_chains(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
         if reached is None or not len(reached):
             continue
         for _, a, b in _items(an, reached):
-            step = _step(grid, an, _path(search, a, b, level), "als-chain")
+            loop = b == a + an.M + an.K
+            raw = b"" if loop else (an.start_sees[a] & an.end_sees[b]).tobytes()
+            if raw in covered:  # a later chain could only repeat those eliminations
+                continue
+            path = _path(search, a, b, level, preds)
+            if loop:
+                done = frozenset([-1 - an.base.members[a][0]])
+            else:
+                chain = {k for i in path for k in an.net.members[i]}
+                hits = np.flatnonzero(np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")[:C])
+                done = frozenset(k for k in hits.tolist() if k not in chain)
+            if not done or done in tried:
+                continue
+            tried.add(done)
+            step = _step(grid, an, path, "als-chain")
             if step is None:
                 continue
-            done = frozenset(step.placements) | frozenset(step.eliminations)
-            if done not in seen:
-                seen.add(done)
+            got = frozenset(step.placements) | frozenset(step.eliminations)
+            if not loop and len(step.eliminations) == len(hits):
+                covered.add(raw)
+            if got not in yielded:
+                yielded.add(got)
                 yield step
