@@ -37,14 +37,44 @@ class BranchProof:
         self.level = level
         self._memo: dict = {}  # (k, on) -> reason; "best" -> best contradiction
         self._nets: set[tuple[int, bool]] = set()  # literals only a sub-net explains
-        self._roffl = self.roff.tolist()
 
     @cached_property
-    def _on_order(self) -> tuple[np.ndarray, np.ndarray]:
-        """ON literals by (round, index), and their rounds (for the weak reason of an OFF literal)."""
-        ks = np.flatnonzero(self.ron >= 0)
-        order = ks[np.lexsort((ks, self.ron[ks]))]
-        return order, self.ron[order]
+    def _weak_parent(self) -> list[int]:
+        """For each OFF literal, the first ON literal (by round, then index) that sees it and
+        was derived before it (-1: none; the literal has another reason)."""
+        ron, roff = self.ron, self.roff
+        ks = np.flatnonzero(ron >= 0)
+        order = ks[np.lexsort((ks, ron[ks]))]
+        out = np.full(len(roff), -1, dtype=np.int64)
+        koff = np.flatnonzero(roff > 0)
+        if len(order) and len(koff):
+            A = self.st.sees[np.ix_(koff, order)] & (ron[order][None, :] < roff[koff][:, None])
+            has = A.any(axis=1)
+            out[koff[has]] = order[A.argmax(axis=1)[has]]
+        return out.tolist()
+
+    @cached_property
+    def _strong_set(self) -> list[int]:
+        """For each ON literal, the set that forced it: every other member OFF before its
+        round; among such sets the fewest members, then the earliest last OFF, then the
+        lowest set (-1: none)."""
+        st = self.st
+        L, S = st.size, len(st.sets)
+        out = np.full(L, -1, dtype=np.int64)
+        kon = np.flatnonzero(self.ron > 0)
+        if len(kon) and S:
+            sets = st.cs_pad[kon]  # (n, r), padded with S
+            mem = np.vstack([st.mem_pad, np.full((1, st.mem_pad.shape[1]), L)])[sets]  # (n, r, w)
+            valid = (mem < L) & (mem != kon[:, None, None])
+            r = np.r_[self.roff, -1][mem]
+            ok = (~valid | ((r >= 0) & (r < self.ron[kon][:, None, None]))).all(axis=2) & (sets < S)
+            big = np.int64(1 << 20)
+            score = valid.sum(axis=2) * big * big + (np.where(valid, r, -1).max(axis=2) + 1) * big + sets
+            score = np.where(ok, score, np.iinfo(np.int64).max)
+            best = score.argmin(axis=1)
+            found = ok[np.arange(len(kon)), best]
+            out[kon[found]] = sets[np.arange(len(kon)), best][found]
+        return out.tolist()
 
     # ---- literals ---------------------------------------------------------
     def lit(self, k: int, on: bool) -> Literal:
@@ -83,27 +113,13 @@ class BranchProof:
             self._memo[key] = out
             return out
         if on:
-            best = None
-            roff = self._roffl
-            members = st.members_list
-            for j in st.cand_sets_list[k]:
-                others = [m for m in members[j] if m != k]
-                r = [roff[m] for m in others]
-                if all(0 <= x < t for x in r):
-                    score = (len(others), max(r, default=-1), j)
-                    if best is None or score < best[0]:
-                        best = (score, j, others)
-            assert best is not None, "ON literal without a reason"
-            _, j, others = best
+            j = self._strong_set[k]
+            assert j >= 0, "ON literal without a reason"
             attrs = {"kind": "strong", "family": st.set_family(j), "via": st.set_text(j)}
-            out = [((m, False), attrs) for m in others]
+            out = [((m, False), attrs) for m in st.members_list[j] if m != k]
         else:
-            # the first ON literal (by round, then index) that sees k, derived before round t
-            order, rounds = self._on_order
-            n = int(np.searchsorted(rounds, t))
-            hit = st.sees[k, order[:n]]
-            if n and hit.any():
-                j = int(order[int(hit.argmax())])
+            j = self._weak_parent[k]
+            if j >= 0:
                 shared = [s for s in st.cand_sets_list[k] if st.Mb[j, s]]
                 s = min(shared, key=lambda s: (st.set_family(s) != "cell", s))
                 out = [((j, True), {"kind": "weak", "family": st.set_family(s), "via": st.set_text(s)})]
@@ -229,8 +245,8 @@ class BranchProof:
         return [(kind, j, keys) for _, kind, j, keys in opts[:_MAX_OPTIONS]]
 
     # ---- support DAG -----------------------------------------------------------
-    def support(self, keys) -> set:
-        """Literal keys (and group keys) needed for `keys`."""
+    def support(self, keys, limit: int | None = None) -> set | None:
+        """Literal keys (and group keys) needed for `keys`; None once more than `limit`."""
         seen: set = set()
         stack = list(keys)
         deferred: list = []  # literals only a sub-net explains: their sub-nets run in a batch
@@ -245,6 +261,8 @@ class BranchProof:
             if key in seen:
                 continue
             seen.add(key)
+            if limit is not None and len(seen) > limit:
+                return None
             if key[0] == "group" or key[0] == "empty":
                 stack.extend(p for p, _ in self._parents(key))
                 continue
@@ -295,7 +313,10 @@ class BranchProof:
     def _best_contradiction(self):
         best = None
         for kind, j, keys in self.contradiction_options():
-            sup = self.support(keys)
+            # a support larger than the best so far cannot win (ties go by kind and set)
+            sup = self.support(keys, None if best is None else best[0][0])
+            if sup is None:
+                continue
             score = (len(sup), kind, j)
             if best is None or score < best[0]:
                 best = (score, kind, j, keys, sup)
