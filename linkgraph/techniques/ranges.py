@@ -1,0 +1,436 @@
+"""Almost-locked ranges: a box's digit pushed onto one line, joined to 3D Medusa clusters.
+
+An *almost-locked range* (ALR; Sudoku Assistant, "Almost-Locked Ranges") is a
+box whose places for digit ``d`` (at least three) are not confined to one
+line, but would be once a few of them are gone: if a premise turns OFF every
+place of ``d`` in the box outside one row (or column) segment, the box's
+``d`` must stand in that segment, and every ``d`` of that row (column)
+outside the box is OFF. The range *redirects* a weak link: the premise sees
+a few cells of the box, and the conclusion lands on a line the premise does
+not see (the seed's fifteen varieties: turned by 90 degrees, or passed along
+a parallel line; a "yellow" cell at the crossing of the two lines the premise
+clears too). In the link graph this is one grouped strong link inside the
+box: the segment is a `Group` node (a single candidate when one place is
+left), ON because every other live member of the box's set X is OFF, and
+weakly linked to the rest of its line.
+
+Ranges matter in combination with the strong links of 3D Medusa clusters
+(`linkgraph.techniques.coloring`), in two forms, both beyond plain 3D Medusa:
+
+- **range trap** (rule ``range-trap``): a candidate ``x`` outside a cluster
+  that forces both colours of it OFF, at least one of them only through a
+  range. ``x`` true would make colour A false (so colour B true) and some
+  candidate of colour B false. So ``x`` is false. (Seeing both colours
+  directly is plain 3D Medusa and is not reported.)
+- **range wrap** (rule ``range-wrap``): with colour A true, its candidates
+  and the OFF candidates of colour B push a box onto a line that holds a
+  candidate of colour A. Colour A would turn one of its own candidates OFF,
+  so colour A is false and every candidate of it is eliminated.
+
+Ranges are taken one level deep: the OFF candidates that lock a box come
+from the premise (or the colour) directly, not from another range.
+
+Proofs
+------
+``P.graph["kind"] == "coloring"`` (checked by `linkgraph.verify.check_step`
+like the colouring proofs). A range appears as ``+u -> -y`` (weak, for each
+place ``y`` of the box outside the segment), ``-y -> +G`` (strong, via the
+box's set X: every other live member is OFF), ``+G -> -t`` (weak, via the
+line's set X). A range trap refutes its one premise ``+x``: ``+x`` turns a
+candidate ``a`` of one colour OFF (directly or through a range), the
+cluster's strong links from ``a`` lead to ``+b`` for a ``b`` of the other
+colour, and ``+x`` turns ``b`` OFF too (the two ``b`` literals have role
+``contradiction``). A range wrap is a two-branch proof on ``t``, the colour-A
+candidate the range hits: the ``+t`` branch follows the cluster from ``t``,
+locks the range and reaches ``-t``; the ``-t`` branch turns every candidate
+of colour A OFF. Graph attributes: ``rule``, ``ranges`` (each range used, as
+``box set X: group => line set X``) and ``colors`` (the cluster's colours as
+text; for a wrap the false colour first).
+
+References
+----------
+../shared/seeds/sudoku-assistant-techniques.txt, "Almost-Locked Ranges"
+(the varieties, the combination with strong chains, top1465 #250 and top95
+#20) and "3D Medusa Analysis".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from linkgraph.geometry import Geometry
+from linkgraph.grid import Grid
+from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
+from linkgraph.steps import Step, make_step
+from linkgraph.techniques.coloring import _Clusters, _colors_text, _depths, _Proof, _witness
+
+__all__ = ["almost_locked_ranges", "find_ranges"]
+
+TECHNIQUE = "almost-locked-range"
+_BOX_KINDS = ("box", "region")
+_CHUNK = 64  # premises per block in the vectorised range search
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """One way a box can lock: box set X `box_set`, line set X `line_set` (integer indices).
+
+    `inside` are the box's live places of the digit on the line, `outside`
+    the others, `targets` the live places of the digit on the line outside the box.
+    """
+
+    box_set: int
+    line_set: int
+    inside: tuple[int, ...]
+    outside: tuple[int, ...]
+    targets: tuple[int, ...]
+
+
+def find_ranges(grid: Grid) -> list[Range]:
+    """Every (box, digit, line) that can form an almost-locked range in `grid`.
+
+    A box qualifies for a digit with at least three live places that do not
+    all lie on one line; a line qualifies when it holds at least one of those
+    places and has live places of the digit outside the box.
+
+    Parameters
+    ----------
+    grid : Grid
+        The candidate state.
+
+    Returns
+    -------
+    list of Range
+        In set X order.
+
+    Examples
+    --------
+    In an empty grid every box can lock each digit onto each of its six lines:
+
+    >>> ranges = lg.techniques.ranges.find_ranges(lg.Grid.empty())
+    >>> len(ranges), len(ranges[0].inside), len(ranges[0].outside), len(ranges[0].targets)
+    (486, 3, 6, 6)
+    """
+    g = grid.geometry
+    n, nc = g.size, g.number_of_cells
+    live = grid.live
+    out: list[Range] = []
+    for h, house in enumerate(g.houses):
+        if house.kind not in _BOX_KINDS:
+            continue
+        box_cells = {int(c) for c in g.house_cells[h]}
+        for d in range(n):
+            s = nc + h * n + d
+            places = [int(k) for k in g.set_members[s] if live[k]]
+            if len(places) < 3:
+                continue
+            lines = sorted({h2 for k in places for h2 in g.cell_houses[k // n]} - {h})
+            for h2 in lines:
+                if g.houses[h2].kind in _BOX_KINDS:
+                    continue
+                line_cells = {int(c) for c in g.house_cells[h2]}
+                inside = tuple(k for k in places if k // n in line_cells)
+                outside = tuple(k for k in places if k // n not in line_cells)
+                s2 = nc + h2 * n + d
+                targets = tuple(int(k) for k in g.set_members[s2] if live[k] and int(k) // n not in box_cells)
+                if inside and outside and targets:
+                    out.append(Range(s, s2, inside, outside, targets))
+    return out
+
+
+class _RangeTable:
+    """The ranges of a grid as index arrays, to lock them for many premises at once."""
+
+    def __init__(self, grid: Grid):
+        C = grid.geometry.number_of_candidates
+        self.ranges = find_ranges(grid)
+        m = len(self.ranges)
+        self.targets = np.zeros((m, C), dtype=bool)
+        for i, r in enumerate(self.ranges):
+            self.targets[i, list(r.targets)] = True
+        # the places of every range, as columns of a compact table; column -1 pads
+        cols = sorted({k for r in self.ranges for k in r.inside + r.outside})
+        self.cols = np.array(cols, dtype=np.int64)
+        at = {k: i for i, k in enumerate(cols)}
+
+        def padded(lists: list[tuple[int, ...]]) -> np.ndarray:
+            width = max((len(x) for x in lists), default=0)
+            out = np.full((len(lists), width), len(cols), dtype=np.int64)
+            for i, x in enumerate(lists):
+                out[i, : len(x)] = [at[k] for k in x]
+            return out
+
+        self.inside = padded([r.inside for r in self.ranges])
+        self.outside = padded([r.outside for r in self.ranges])
+        self.places = padded([r.inside + r.outside for r in self.ranges])
+
+    def lock(self, on: np.ndarray, off: np.ndarray) -> np.ndarray:
+        """``(premises, ranges)`` bool: the ranges each premise row locks.
+
+        `on` and `off` are ``(premises, candidates)`` bool: what a premise makes
+        ON and OFF. A range locks when every place outside its line is OFF, a
+        place on the line is not, and no place in the box is ON (then the box
+        is already settled).
+        """
+        W = on.shape[0]
+        pad_true = np.ones((W, 1), dtype=bool)
+        offc = np.concatenate([off[:, self.cols], pad_true], axis=1)
+        onc = np.concatenate([on[:, self.cols], ~pad_true], axis=1)
+        cleared = offc[:, self.outside].all(axis=2)
+        left = (~offc)[:, self.inside].any(axis=2)
+        settled = onc[:, self.places].any(axis=2)
+        return cleared & left & ~settled
+
+    def hits(self, locked: np.ndarray, M: np.ndarray) -> np.ndarray:
+        """``(premises, rows of M)`` bool: some locked range turns a candidate of that row of `M` OFF."""
+        reach = self.targets.astype(np.float32) @ M.T.astype(np.float32)  # (ranges, rows)
+        return (locked.astype(np.float32) @ reach) > 0
+
+    def reach(self, locked_row: np.ndarray) -> np.ndarray:
+        """Candidates the ranges locked in one premise row turn OFF."""
+        return self.targets[locked_row].any(axis=0)
+
+
+# ---- the finder ---------------------------------------------------------------
+def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
+    """Yield almost-locked-range steps: range traps and range wraps on 3D Medusa clusters.
+
+    A range trap eliminates one candidate that, through an almost-locked
+    range, forces both colours of a cluster OFF; a range wrap eliminates a
+    colour whose own candidates lock a range onto one of its candidates.
+    Results plain 3D Medusa gives (a candidate seeing both colours directly, a
+    colour twice in a set X) are not reported.
+
+    Parameters
+    ----------
+    grid : Grid
+        The candidate state to search.
+
+    Yields
+    ------
+    Step
+        Technique ``"almost-locked-range"``; range traps first (one
+        elimination each, by candidate), then range wraps (one per false
+        colour). The proofs are described in the module docstring.
+
+    Examples
+    --------
+    Digit 1 has two places in column 1, r1c1 and r4c1: they take different
+    colours. Box 2 keeps three places for it, r1c4, r2c5 and r3c5. If r4c5
+    were 1, r4c1 (row 4) would not be, and neither would r2c5 and r3c5
+    (column 5), so box 2's 1 would be r1c4 and r1c1 (row 1) would not be 1:
+    column 1 without a 1. So r4c5 is not 1.
+
+    >>> grid = lg.Grid.empty()
+    >>> out = [f"r{r}c1#1" for r in (2, 3, 5, 6, 7, 8, 9)]
+    >>> out += ["r1c5#1", "r1c6#1", "r2c4#1", "r2c6#1", "r3c4#1", "r3c6#1"]
+    >>> grid = grid.eliminate({lg.Candidate.parse(c) for c in out})
+    >>> (step,) = lg.techniques.ranges.almost_locked_ranges(grid)
+    >>> step.proof.graph["rule"], [str(c) for c in step.eliminations]
+    ('range-trap', ['r4c5#1'])
+    >>> step.proof.graph["ranges"]
+    ['b2#1: r1c4#1 => r1#1']
+    """
+    cl = _Clusters(grid, medusa=True)
+    if not cl.clusters:
+        return
+    table = _RangeTable(grid)
+    if not table.ranges:
+        return
+    yield from _traps(grid, cl, table)
+    yield from _wraps(grid, cl, table)
+
+
+def _class_masks(grid: Grid, cl: _Clusters) -> np.ndarray:
+    """``(2 * clusters, candidates)`` bool: row ``2c + x`` is colour x of cluster c."""
+    M = np.zeros((2 * len(cl.clusters), grid.geometry.number_of_candidates), dtype=bool)
+    for k, x in cl.color.items():
+        M[2 * cl.cluster[k] + x, k] = True
+    return M
+
+
+def _traps(grid: Grid, cl: _Clusters, table: _RangeTable) -> Iterator[Step]:
+    g = grid.geometry
+    live = grid.live
+    M = _class_masks(grid, cl)
+    X = np.flatnonzero(live)  # every live candidate is a premise
+    on = np.zeros((len(X), g.number_of_candidates), dtype=bool)
+    on[np.arange(len(X)), X] = True
+    off = g.sees[X] & live[None, :]
+    locked = table.lock(on, off)
+    direct = (off.astype(np.float32) @ M.T.astype(np.float32)) > 0
+    ranged = table.hits(locked, M)
+    hit = (direct | ranged).reshape(len(X), -1, 2)
+    both_direct = direct.reshape(len(X), -1, 2).all(axis=2)
+    found = hit.all(axis=2) & ~both_direct
+    for i in np.flatnonzero(found.any(axis=1)).tolist():
+        x = int(X[i])
+        for c in np.flatnonzero(found[i]).tolist():
+            if cl.cluster.get(x) == c:
+                continue
+            yield _trap_step(grid, cl, table, c, x, off[i], locked[i])
+            break
+
+
+def _wraps(grid: Grid, cl: _Clusters, table: _RangeTable) -> Iterator[Step]:
+    g = grid.geometry
+    live = grid.live
+    M = _class_masks(grid, cl)
+    seen = np.stack([g.sees[np.flatnonzero(row)].any(axis=0) for row in M]) & live[None, :]
+    other = M.reshape(-1, 2, M.shape[1])[:, ::-1].reshape(M.shape)
+    off = seen | other
+    locked = table.lock(M, off)
+    twice = (seen & M).any(axis=1)
+    bad = np.diagonal(table.hits(locked, M)) & ~twice
+    for c in range(len(cl.clusters)):
+        if bad[2 * c] and bad[2 * c + 1]:
+            continue  # both colours fail: the grid itself is broken
+        for x in (0, 1):
+            w = 2 * c + x
+            if bad[w]:
+                yield _wrap_step(grid, cl, table, c, x, M[w], locked[w])
+
+
+# ---- proofs -------------------------------------------------------------------
+def _family(g: Geometry, s: int, *nodes: object) -> Family:
+    if any(isinstance(v, Group) for v in nodes):
+        return Family.GROUP
+    return Family.CELL if g.is_cell_set(s) else Family.HOUSE
+
+
+def _shared_set(g: Geometry, a: int, b: int) -> int:
+    """A set X holding candidates `a` and `b` (a house set first)."""
+    sets = np.flatnonzero(g.incidence[a] & g.incidence[b])
+    houses = [int(s) for s in sets if not g.is_cell_set(s)]
+    return houses[0] if houses else int(sets[0])
+
+
+def _segment(g: Geometry, r: Range) -> Candidate | Group:
+    """The proof node of a range's line segment: a group, or the candidate when one place is left."""
+    if len(r.inside) == 1:
+        return g.candidate(r.inside[0])
+    cands = [g.candidate(k) for k in r.inside]
+    return Group(tuple(c.cell for c in cands), cands[0].digit)
+
+
+def _range_text(g: Geometry, r: Range) -> str:
+    return f"{g.setx(r.box_set)}: {_segment(g, r)} => {g.setx(r.line_set)}"
+
+
+class _RangeProof(_Proof):
+    """A coloring proof on cluster root `root` with given premises, plus range links."""
+
+    def __init__(self, grid: Grid, cl: _Clusters, root: int, premises: tuple[Literal, ...]):
+        self.g = grid.geometry
+        self.cl = cl
+        self.root = root
+        self.parent = cl.tree(root)
+        self.P = nx.DiGraph(kind="coloring")
+        self.premises = premises
+        for p in premises:
+            self.P.add_node(p, role=Role.PREMISE)
+
+    def node(self, lit: Literal, role: Role = Role.INNER) -> Literal:
+        if lit not in self.P:
+            self.P.add_node(lit, role=role)
+        return lit
+
+    def weak(self, u: Literal, t: int, role: Role = Role.INNER) -> Literal:
+        """``u -> -t`` through a set X holding both (u a candidate)."""
+        s = _shared_set(self.g, self.g.index(u.cand), t)
+        v = self.node(Literal(self.g.candidate(t), on=False), role)
+        self.P.add_edge(u, v, kind=LinkKind.WEAK, family=_family(self.g, s, u.cand), via=str(self.g.setx(s)))
+        return v
+
+    def lock(self, r: Range, offs: dict[int, Literal], t: int, role: Role = Role.INNER) -> Literal:
+        """Lock range `r` from the OFF literals `offs` (place -> its literal) and turn `t` OFF."""
+        g = self.g
+        G = self.node(Literal(_segment(g, r), on=True))
+        box = str(g.setx(r.box_set))
+        for y in r.outside:
+            self.P.add_edge(offs[y], G, kind=LinkKind.STRONG, family=_family(g, r.box_set, G.cand), via=box)
+        v = self.node(Literal(g.candidate(t), on=False), role)
+        self.P.add_edge(G, v, kind=LinkKind.WEAK, family=_family(g, r.line_set, G.cand), via=str(g.setx(r.line_set)))
+        return v
+
+
+def _pick_range(table: _RangeTable, locked: np.ndarray, t: int) -> Range:
+    """The first locked range that turns `t` OFF."""
+    for i in np.flatnonzero(locked).tolist():
+        if table.targets[i, t]:
+            return table.ranges[i]
+    raise AssertionError(f"no locked range reaches candidate {t}")
+
+
+def _trap_step(
+    grid: Grid, cl: _Clusters, table: _RangeTable, c: int, x: int, off: np.ndarray, locked: np.ndarray,
+) -> Step:
+    g = grid.geometry
+    nodes = cl.clusters[c]
+    sides = [[k for k in nodes if cl.color[k] == col] for col in (0, 1)]
+    direct = [[k for k in side if off[k]] for side in sides]
+    reach = table.reach(locked)
+    ranged = [[k for k in side if reach[k] and not off[k]] for side in sides]
+    # start from a colour x sees directly when there is one, then the nearest hit of the other colour
+    first = 0 if direct[0] else 1 if direct[1] else 0
+    a = (direct[first] or ranged[first])[0]
+    depth = _depths(cl.tree(a))
+    other = direct[1 - first] + ranged[1 - first]
+    b = min(other, key=lambda k: (depth[k], k))
+    premise = Literal(g.candidate(x), on=True)
+    proof = _RangeProof(grid, cl, a, (premise,))
+    used: list[Range] = []
+
+    def turn_off(k: int, role: Role) -> Literal:
+        if off[k]:
+            return proof.weak(premise, k, role)
+        r = _pick_range(table, locked, k)
+        used.append(r)
+        offs = {y: proof.weak(premise, y) for y in r.outside}
+        return proof.lock(r, offs, k, role)
+
+    turn_off(a, Role.INNER)
+    end = proof.path(b, False)  # a OFF: b, of the other colour, ON
+    proof.P.nodes[end]["role"] = Role.CONTRADICTION
+    turn_off(b, Role.CONTRADICTION)
+    P = proof.P
+    target = g.candidate(x)
+    P.graph.update(
+        rule="range-trap", ranges=list(dict.fromkeys(_range_text(g, r) for r in used)),
+        colors=_colors_text(g, cl, c, cl.color[a]),
+    )
+    notation = f"range-trap ({'; '.join(P.graph['ranges'])}) => {target.cell}<>{target.digit}"
+    return make_step(TECHNIQUE, eliminations=[target], premises=(premise,), proof=P, notation=notation)
+
+
+def _wrap_step(
+    grid: Grid, cl: _Clusters, table: _RangeTable, c: int, x: int, mine: np.ndarray, locked: np.ndarray,
+) -> Step:
+    g = grid.geometry
+    bad = np.flatnonzero(mine)
+    t = int(np.flatnonzero(table.reach(locked) & mine)[0])
+    on, neg = Literal(g.candidate(t), on=True), Literal(g.candidate(t), on=False)
+    proof = _RangeProof(grid, cl, t, (on, neg))
+    depth = _depths(proof.parent)
+    r = _pick_range(table, locked, t)
+    offs = {}
+    for y in r.outside:
+        if cl.cluster.get(y) == c:
+            offs[y] = proof.path(y, True)  # the other colour: OFF with t ON
+        else:
+            a = _witness(depth, bad[g.sees[bad, y]])
+            offs[y] = proof.weak(proof.path(a, True), y)
+    proof.lock(r, offs, t)
+    P = proof.P
+    for k in bad.tolist():
+        lit = proof.path(k, False)
+        if P.nodes[lit]["role"] != Role.PREMISE:
+            P.nodes[lit]["role"] = Role.CONCLUSION
+    P.graph.update(rule="range-wrap", ranges=[_range_text(g, r)], colors=_colors_text(g, cl, c, x))
+    elims = [g.candidate(k) for k in bad.tolist()]
+    notation = f"range-wrap ({_range_text(g, r)}) => " + ", ".join(f"{e.cell}<>{e.digit}" for e in sorted(elims))
+    return make_step(TECHNIQUE, eliminations=elims, premises=proof.premises, proof=P, notation=notation)
