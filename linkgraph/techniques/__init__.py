@@ -26,7 +26,7 @@ from linkgraph.errors import UnknownTechniqueError
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.techniques import aic, coloring, finned, singledigit, uniqueness, wings
-from linkgraph.techniques import alsets
+from linkgraph.techniques import alschains, alsets
 from linkgraph.techniques import hinges
 from linkgraph.techniques.advanced import forcing_chain_finder, forcing_net_finder
 from linkgraph.techniques.fish import basic_fish
@@ -129,6 +129,8 @@ _RUNGS: tuple[Technique, ...] = (
     Technique("als-xz", "ALS-XZ", "als", 5.9, alsets.als_xz),
     Technique("als-xy-wing", "ALS-XY-Wing", "als", 6.8, alsets.als_xy_wings),
     Technique("death-blossom", "Death Blossom", "als", 7.2, alsets.death_blossoms),
+    # AICs with ALS nodes (estimate: above death blossom, below the forcing chains)
+    Technique("als-chain", "ALS Chain", "als", 7.3, alschains.als_chains),
 )
 
 #: Every technique, easiest first (by rating; equal ratings keep the order above).

@@ -99,6 +99,7 @@ class _AlsNet:
     digit: list[int]  # per ALS node (the digit itself)
     start_sees: np.ndarray  # (M + K, words) packed: candidates a start's +literal turns OFF by a weak link
     end_sees: np.ndarray  # (N, words) packed: candidates an end turns OFF
+    twin: np.ndarray  # (M + K,) per start of one candidate, that candidate's copy-two node; else -1
     _als: dict[int, Als] = field(default_factory=dict)
 
     def als(self, j: int) -> Als:
@@ -193,7 +194,17 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet:
     end_sees = _pack_rows(end_rows)
     all_members = [list(m) for m in base.members] + members + [list(m) for m in base.members]
     net = _Net(g, all_members, strong, weak, end_rows)
-    return _AlsNet(net, base, M, K, table, ai.tolist(), [int(d) + 1 for d in ad.tolist()], start_sees, end_sees)
+    # a start of one candidate k (a candidate, or an ALS node whose digit has one place k): reaching k ON
+    # in copy two places it
+    C = g.number_of_candidates
+    single = np.array([m[0] if len(m) == 1 else C for m in base.members], dtype=np.intp)  # C: a group
+    node_of = np.full(C + 1, -1, dtype=np.intp)  # the base node of each candidate (C: none)
+    node_of[single[single < C]] = np.flatnonzero(single < C)
+    one = np.where(valid.sum(axis=1) == 1, mem_tab.max(axis=1), C)
+    twin = node_of[np.concatenate([single, one])]
+    twin = np.where(twin >= 0, twin + M + K, -1)
+    return _AlsNet(net, base, M, K, table, ai.tolist(), [int(d) + 1 for d in ad.tolist()], start_sees, end_sees,
+                   twin)
 
 
 def _items(an: _AlsNet, reached: np.ndarray) -> list[tuple]:
@@ -203,10 +214,9 @@ def _items(an: _AlsNet, reached: np.ndarray) -> list[tuple]:
     b_idx, a_idx = _nonzero2(np.ascontiguousarray(reached[M:]))
     b_idx = b_idx + M
     items = []
-    twin = (b_idx - M - K == a_idx) & (a_idx < M)
-    for a in a_idx[twin].tolist():
-        if len(an.base.members[a]) == 1:
-            items.append(((0, a, 0, a), a, a + M + K))
+    twin = an.twin[a_idx] == b_idx
+    for a, b in zip(a_idx[twin].tolist(), b_idx[twin].tolist()):
+        items.append(((0, a, 0, b), a, b))
     other = ~twin
     a_idx, b_idx = a_idx[other], b_idx[other]
     if len(a_idx):
@@ -245,7 +255,8 @@ def _family(a: object, b: object, via: str) -> Family:
 
 
 class _Builder:
-    """The proof graph of one chain; `add` returns False when a literal would repeat."""
+    """The proof graph of one chain; `add` returns False for a literal already drawn (the chain
+    then goes on from it, without a second in-edge, which could close a cycle)."""
 
     def __init__(self, grid: Grid):
         self.grid = grid
@@ -286,7 +297,7 @@ def _step(grid: Grid, an: _AlsNet, path: list[int], technique: str) -> Step | No
     live = grid.live
     b = _Builder(grid)
     kinds = [an.kind(i) for i in path]
-    loop = kinds[0] == kinds[-1] and path[0] < an.M and path[-1] >= an.M + an.K
+    loop = an.twin[path[0]] == path[-1]
     tokens: list[str] = []
     used: list[str] = []
     # start
@@ -310,11 +321,12 @@ def _step(grid: Grid, an: _AlsNet, path: list[int], technique: str) -> Step | No
             if on:  # strong link from the OFF literals of the regular node before
                 lit = Literal(node, on=True)
                 closing = loop and pos == len(path) - 1
-                if not closing and not b.add(lit):
-                    return None
-                via = strong_via(g, live, prev_node, node)
-                for u in cur:
-                    b.P.add_edge(u, lit, kind=LinkKind.STRONG, family=_family(u.cand, node, via), via=via)
+                if lit == start_on and not closing:
+                    return None  # the chain places n0 on its way: the shorter loop says so
+                if closing or b.add(lit):
+                    via = strong_via(g, live, prev_node, node)
+                    for u in cur:
+                        b.P.add_edge(u, lit, kind=LinkKind.STRONG, family=_family(u.cand, node, via), via=via)
                 cur, mode = [lit], "on"
             else:
                 if mode == "on":
@@ -323,7 +335,7 @@ def _step(grid: Grid, an: _AlsNet, path: list[int], technique: str) -> Step | No
                     lits = [Literal(c, on=False) for c in _cands(node)]
                 for lit in lits:
                     if not b.add(lit):
-                        return None
+                        continue  # derived before on this chain
                     if mode == "on":
                         b.weak(cur[0], lit)
                     else:
@@ -345,7 +357,7 @@ def _step(grid: Grid, an: _AlsNet, path: list[int], technique: str) -> Step | No
         lits = [Literal(g.candidate(k), on=False) for k in an.net.members[path[pos]]]
         for lit in lits:
             if not b.add(lit):
-                return None
+                continue  # derived before on this chain (another ALS holding it, say)
             if mode == "on":
                 b.weak(cur[0], lit)
             else:
@@ -356,31 +368,32 @@ def _step(grid: Grid, an: _AlsNet, path: list[int], technique: str) -> Step | No
     P = b.P
     P.graph.update(chain=chain, length=len(path), als=used)
     if loop:
-        cand = an.base.node(kinds[0][1])
+        cand = n0
         P.nodes[start_on]["role"] = Role.CONCLUSION
         notation = f"{chain} => {cand.cell}={cand.digit}"
         return make_step(technique, placements=[cand], premises=(start_off,), proof=P, notation=notation)
-    inside = set()
-    for lit in P.nodes:
-        inside.update(c for c in _cands(lit.cand))
     targets = np.flatnonzero(np.unpackbits((an.start_sees[path[0]] & an.end_sees[path[-1]]).view(np.uint8),
                                            bitorder="little")[: g.number_of_candidates])
     elims = []
     for k in targets.tolist():
         cand = g.candidate(k)
-        if cand in inside:
-            continue
         t = Literal(cand, on=False)
         try:
             via = weak_via(g, n0, cand)
         except ValueError:
             continue
-        b.add(t, Role.CONCLUSION)
-        P.add_edge(start_on, t, kind=LinkKind.WEAK, family=_family(n0, cand, via), via=via)
-        if mode == "on":
-            b.weak(cur[0], t)
+        # a candidate on the chain is eliminated too: its -n0 branch already holds -t, or holds +t
+        # and then -t (a contradiction, so n0 is ON, and t sees n0)
+        inner = t in P
+        if inner:
+            P.nodes[t]["role"] = Role.CONCLUSION
         else:
-            b.via_als(cur, mode, t)
+            b.add(t, Role.CONCLUSION)
+            if mode == "on":
+                b.weak(cur[0], t)
+            else:
+                b.via_als(cur, mode, t)
+        P.add_edge(start_on, t, kind=LinkKind.WEAK, family=_family(n0, cand, via), via=via)
         elims.append(cand)
     if not elims:
         return None
@@ -418,11 +431,8 @@ def als_chains(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     """
     an = _als_net(grid, max_size)
     search = _Search(an.net, starts=an.M + an.K)
-    C = grid.geometry.number_of_candidates
+    tried: set[object] = set()  # the candidates seeing both ends (packed), or the loop's start
     preds: dict = {}
-    tried: set[frozenset] = set()  # conclusions (candidate indices; -1 - k places k) already tried
-    covered: set[bytes] = set()  # candidates seeing both ends (packed), all eliminated by a step yielded
-    yielded: set[frozenset] = set()
     level = 0
     while search.alive:
         reached = search.advance()
@@ -430,26 +440,12 @@ def als_chains(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
         if reached is None or not len(reached):
             continue
         for _, a, b in _items(an, reached):
-            loop = b == a + an.M + an.K
-            raw = b"" if loop else (an.start_sees[a] & an.end_sees[b]).tobytes()
-            if raw in covered:  # a later chain could only repeat those eliminations
+            # the conclusions hang on the ends alone, not on the chain read back between them
+            # (a chain that cannot be drawn leaves them to the next chain with the same ends' sight)
+            done = b if b == an.twin[a] else (an.start_sees[a] & an.end_sees[b]).tobytes()
+            if done in tried:
                 continue
-            path = _path(search, a, b, level, preds)
-            if loop:
-                done = frozenset([-1 - an.base.members[a][0]])
-            else:
-                chain = {k for i in path for k in an.net.members[i]}
-                hits = np.flatnonzero(np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")[:C])
-                done = frozenset(k for k in hits.tolist() if k not in chain)
-            if not done or done in tried:
-                continue
-            tried.add(done)
-            step = _step(grid, an, path, "als-chain")
-            if step is None:
-                continue
-            got = frozenset(step.placements) | frozenset(step.eliminations)
-            if not loop and len(step.eliminations) == len(hits):
-                covered.add(raw)
-            if got not in yielded:
-                yielded.add(got)
+            step = _step(grid, an, _path(search, a, b, level, preds), "als-chain")
+            if step is not None:
+                tried.add(done)
                 yield step
