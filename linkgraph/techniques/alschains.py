@@ -31,13 +31,25 @@ longer kin. The search, the level-by-level breadth-first search of `aic`
 (an ALS counts two nodes, its entry and its exit digit), then most
 eliminations first, each built only when consumed.
 
+Bounds and choices
+------------------
 ALSs have 2 to `ALS_MAX_SIZE` (4, `linkgraph.als.DEFAULT_ALS_MAX_SIZE`)
 cells by default, as for the other ALS rungs: single bivalue cells are already
-XY links, and bigger sets are rarely needed while their number grows fast
-(pass ``max_size`` up to 8 for more). Chain reading takes the first shortest
-chain; a chain that would use one literal twice (say a candidate both as an ALS
-entry and later as a chain node) is skipped, since its proof graph would not
-be a chain.
+XY links, and bigger sets are rarely needed while their number (and the net)
+grows fast; pass ``max_size`` for more. Chains have at most `aic.MAX_NODES`
+links, as AICs. A position without an ALS node returns at once.
+
+What a chain concludes hangs on its two ends alone: every candidate that sees
+both ends is eliminated, chain members included (if one is ON on the chain,
+the ``-n0`` branch contradicts itself and ``n0`` holds), and a chain from a
+one-candidate start (a candidate, or an ALS node whose digit has one place)
+back to that candidate ON places it. For each pair of ends the first shortest
+chain is read back (predecessors in node order); a literal it meets twice (a
+candidate in two ALSs, say) is drawn once. So the findings do not depend on
+how cells and digits are numbered (a Sudoku symmetry maps them onto those of
+the moved grid), and one set of eliminations is never yielded twice. An ALS
+start's premise group sees a target only through one set X holding both (the
+proof's weak link), a little less than "sees every place".
 
 Proofs
 ------
@@ -126,14 +138,13 @@ def _pack_rows(rows: np.ndarray) -> np.ndarray:
     return np.packbits(pad, axis=1, bitorder="little").view(np.uint64)
 
 
-def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet:
-    """The grouped-AIC net in two copies joined through ALS nodes (see the module docstring)."""
+def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
+    """The grouped-AIC net in two copies joined through ALS nodes (see the module docstring);
+    None when the grid has no ALS node."""
     g = grid.geometry
     n, ncells = g.size, g.number_of_cells
     live = grid.live
     cands = grid.cands
-    base = _grouped_net(grid)
-    M = len(base.members)
     table = als_table(grid, max_size=max_size)
     sizes = (table.cells < ncells).sum(axis=1)
     # ALS nodes: per ALS of 2+ cells, each digit some live candidate outside sees entirely
@@ -141,6 +152,10 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet:
     keep = (sizes >= 2) & (visible.sum(axis=1) >= 2)
     ai, ad = np.nonzero(visible & keep[:, None])
     K = len(ai)
+    if K == 0:
+        return None
+    base = _grouped_net(grid)
+    M = len(base.members)
     cell_tab = table.cells[ai]  # (K, w), ncells pads
     ext = np.zeros((ncells + 1, n), dtype=bool)
     ext[:ncells] = cands
@@ -430,6 +445,8 @@ def als_chains(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     ('als-chain', 'chain', ['r5c79{378}'], 6)
     """
     an = _als_net(grid, max_size)
+    if an is None:
+        return
     search = _Search(an.net, starts=an.M + an.K)
     tried: set[object] = set()  # the candidates seeing both ends (packed), or the loop's start
     preds: dict = {}
