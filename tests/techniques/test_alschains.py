@@ -205,7 +205,7 @@ def test_findings_move_with_a_symmetry(index):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, every", [("top1465", 11), ("hardest_1106", 5)])
+@pytest.mark.parametrize("name, every", [("top1465", 11), ("hardest_1106", 3)])  # hardest: fires on ~2%
 def test_sound_where_the_rungs_below_stall(name, every, corpus):
     found = 0
     for grid, solution in prepared(corpus(name, every=every)):
