@@ -15,37 +15,45 @@ left), ON because every other live member of the box's set X is OFF, and
 weakly linked to the rest of its line.
 
 Ranges matter in combination with the strong links of 3D Medusa clusters
-(`linkgraph.techniques.coloring`), in two forms, both beyond plain 3D Medusa:
+(`linkgraph.techniques.coloring`). A **range trap** is a candidate ``x``
+outside a cluster that forces both colours of it OFF, at least one of them
+only through a range: ``x`` true would make colour A false (so colour B
+true) and some candidate of colour B false, so ``x`` is false. Seeing both
+colours directly is plain 3D Medusa (rule 4) and is not reported.
 
-- **range trap** (rule ``range-trap``): a candidate ``x`` outside a cluster
-  that forces both colours of it OFF, at least one of them only through a
-  range. ``x`` true would make colour A false (so colour B true) and some
-  candidate of colour B false. So ``x`` is false. (Seeing both colours
-  directly is plain 3D Medusa and is not reported.)
-- **range wrap** (rule ``range-wrap``): with colour A true, its candidates
-  and the OFF candidates of colour B push a box onto a line that holds a
-  candidate of colour A. Colour A would turn one of its own candidates OFF,
-  so colour A is false and every candidate of it is eliminated.
+How it relates to its neighbours on the ladder:
+
+- When ``x`` sees colour A directly and reaches colour B only through a
+  range, the trap is also a 3D Medusa *weak hinge*
+  (`linkgraph.techniques.hinges`): ``x`` and the colour-B candidate ``b``
+  together see every place of the digit in the range's box (``x`` the places
+  off the line, ``b`` those on it). With a conjugate pair for the cluster it
+  is also an empty rectangle (the seed's top1465 #250 is one).
+- What neither gives is the trap with *two* ranges, one for each colour:
+  typically ``x`` clears a cell's other digits, two boxes lock two digits
+  onto one line, and that line holds a bivalue cell of exactly those digits.
+- The mirror image, a colour whose own candidates lock a range onto another
+  candidate of that colour, is not searched: that candidate sees the range's
+  places on its line, so with the colour true the whole box loses the digit,
+  which is 3D Medusa's unit-emptied rule.
 
 Ranges are taken one level deep: the OFF candidates that lock a box come
-from the premise (or the colour) directly, not from another range.
+from the premise directly, not from another range.
 
 Proofs
 ------
-``P.graph["kind"] == "coloring"`` (checked by `linkgraph.verify.check_step`
-like the colouring proofs). A range appears as ``+u -> -y`` (weak, for each
-place ``y`` of the box outside the segment), ``-y -> +G`` (strong, via the
-box's set X: every other live member is OFF), ``+G -> -t`` (weak, via the
-line's set X). A range trap refutes its one premise ``+x``: ``+x`` turns a
-candidate ``a`` of one colour OFF (directly or through a range), the
-cluster's strong links from ``a`` lead to ``+b`` for a ``b`` of the other
-colour, and ``+x`` turns ``b`` OFF too (the two ``b`` literals have role
-``contradiction``). A range wrap is a two-branch proof on ``t``, the colour-A
-candidate the range hits: the ``+t`` branch follows the cluster from ``t``,
-locks the range and reaches ``-t``; the ``-t`` branch turns every candidate
-of colour A OFF. Graph attributes: ``rule``, ``ranges`` (each range used, as
-``box set X: group => line set X``) and ``colors`` (the cluster's colours as
-text; for a wrap the false colour first).
+One premise, ``+x``, refuted (``P.graph["kind"] == "coloring"``, rule
+``range-trap``; checked by `linkgraph.verify.check_step` like the colouring
+proofs). A range appears as ``+x -> -y`` (weak, for each place ``y`` of the
+box off the line), ``-y -> +G`` (strong, via the box's set X: every other
+live member is OFF; ``G`` is a `Group`, or a candidate when one place is
+left), ``+G -> -t`` (weak, via the line's set X). ``+x`` turns a candidate
+``a`` of one colour OFF (directly or through a range), the cluster's strong
+links from ``a`` lead to ``+b`` for a ``b`` of the other colour, and ``+x``
+turns ``b`` OFF too (the two ``b`` literals have role ``contradiction``).
+Graph attributes: ``rule``, ``ranges`` (each range used, as ``box set X:
+group => line set X``) and ``colors`` (the cluster's colours as text, the
+colour of ``a`` first).
 
 References
 ----------
@@ -66,7 +74,7 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.coloring import _Clusters, _colors_text, _depths, _Proof, _witness
+from linkgraph.techniques.coloring import _Clusters, _colors_text, _depths, _Proof
 
 __all__ = ["almost_locked_ranges", "find_ranges"]
 
@@ -197,13 +205,11 @@ class _RangeTable:
 
 # ---- the finder ---------------------------------------------------------------
 def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
-    """Yield almost-locked-range steps: range traps and range wraps on 3D Medusa clusters.
+    """Yield almost-locked-range steps: range traps on 3D Medusa clusters.
 
     A range trap eliminates one candidate that, through an almost-locked
-    range, forces both colours of a cluster OFF; a range wrap eliminates a
-    colour whose own candidates lock a range onto one of its candidates.
-    Results plain 3D Medusa gives (a candidate seeing both colours directly, a
-    colour twice in a set X) are not reported.
+    range, forces both colours of a cluster OFF. Candidates that see both
+    colours directly (plain 3D Medusa) are not reported.
 
     Parameters
     ----------
@@ -213,9 +219,9 @@ def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
     Yields
     ------
     Step
-        Technique ``"almost-locked-range"``; range traps first (one
-        elimination each, by candidate), then range wraps (one per false
-        colour). The proofs are described in the module docstring.
+        Technique ``"almost-locked-range"``, one elimination each, by
+        candidate; the proof refutes the premise that the candidate is true
+        (see the module docstring).
 
     Examples
     --------
@@ -242,7 +248,6 @@ def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
     if not table.ranges:
         return
     yield from _traps(grid, cl, table)
-    yield from _wraps(grid, cl, table)
 
 
 def _class_masks(grid: Grid, cl: _Clusters) -> np.ndarray:
@@ -276,25 +281,6 @@ def _traps(grid: Grid, cl: _Clusters, table: _RangeTable) -> Iterator[Step]:
             break
 
 
-def _wraps(grid: Grid, cl: _Clusters, table: _RangeTable) -> Iterator[Step]:
-    g = grid.geometry
-    live = grid.live
-    M = _class_masks(grid, cl)
-    seen = np.stack([g.sees[np.flatnonzero(row)].any(axis=0) for row in M]) & live[None, :]
-    other = M.reshape(-1, 2, M.shape[1])[:, ::-1].reshape(M.shape)
-    off = seen | other
-    locked = table.lock(M, off)
-    twice = (seen & M).any(axis=1)
-    bad = np.diagonal(table.hits(locked, M)) & ~twice
-    for c in range(len(cl.clusters)):
-        if bad[2 * c] and bad[2 * c + 1]:
-            continue  # both colours fail: the grid itself is broken
-        for x in (0, 1):
-            w = 2 * c + x
-            if bad[w]:
-                yield _wrap_step(grid, cl, table, c, x, M[w], locked[w])
-
-
 # ---- proofs -------------------------------------------------------------------
 def _family(g: Geometry, s: int, *nodes: object) -> Family:
     if any(isinstance(v, Group) for v in nodes):
@@ -322,17 +308,16 @@ def _range_text(g: Geometry, r: Range) -> str:
 
 
 class _RangeProof(_Proof):
-    """A coloring proof on cluster root `root` with given premises, plus range links."""
+    """A one-premise proof, `premise`, with the cluster's tree from `root` and range links."""
 
-    def __init__(self, grid: Grid, cl: _Clusters, root: int, premises: tuple[Literal, ...]):
+    def __init__(self, grid: Grid, cl: _Clusters, root: int, premise: Literal):
         self.g = grid.geometry
         self.cl = cl
         self.root = root
         self.parent = cl.tree(root)
         self.P = nx.DiGraph(kind="coloring")
-        self.premises = premises
-        for p in premises:
-            self.P.add_node(p, role=Role.PREMISE)
+        self.premises = (premise,)
+        self.P.add_node(premise, role=Role.PREMISE)
 
     def node(self, lit: Literal, role: Role = Role.INNER) -> Literal:
         if lit not in self.P:
@@ -382,7 +367,7 @@ def _trap_step(
     other = direct[1 - first] + ranged[1 - first]
     b = min(other, key=lambda k: (depth[k], k))
     premise = Literal(g.candidate(x), on=True)
-    proof = _RangeProof(grid, cl, a, (premise,))
+    proof = _RangeProof(grid, cl, a, premise)
     used: list[Range] = []
 
     def turn_off(k: int, role: Role) -> Literal:
@@ -405,32 +390,3 @@ def _trap_step(
     )
     notation = f"range-trap ({'; '.join(P.graph['ranges'])}) => {target.cell}<>{target.digit}"
     return make_step(TECHNIQUE, eliminations=[target], premises=(premise,), proof=P, notation=notation)
-
-
-def _wrap_step(
-    grid: Grid, cl: _Clusters, table: _RangeTable, c: int, x: int, mine: np.ndarray, locked: np.ndarray,
-) -> Step:
-    g = grid.geometry
-    bad = np.flatnonzero(mine)
-    t = int(np.flatnonzero(table.reach(locked) & mine)[0])
-    on, neg = Literal(g.candidate(t), on=True), Literal(g.candidate(t), on=False)
-    proof = _RangeProof(grid, cl, t, (on, neg))
-    depth = _depths(proof.parent)
-    r = _pick_range(table, locked, t)
-    offs = {}
-    for y in r.outside:
-        if cl.cluster.get(y) == c:
-            offs[y] = proof.path(y, True)  # the other colour: OFF with t ON
-        else:
-            a = _witness(depth, bad[g.sees[bad, y]])
-            offs[y] = proof.weak(proof.path(a, True), y)
-    proof.lock(r, offs, t)
-    P = proof.P
-    for k in bad.tolist():
-        lit = proof.path(k, False)
-        if P.nodes[lit]["role"] != Role.PREMISE:
-            P.nodes[lit]["role"] = Role.CONCLUSION
-    P.graph.update(rule="range-wrap", ranges=[_range_text(g, r)], colors=_colors_text(g, cl, c, x))
-    elims = [g.candidate(k) for k in bad.tolist()]
-    notation = f"range-wrap ({_range_text(g, r)}) => " + ", ".join(f"{e.cell}<>{e.digit}" for e in sorted(elims))
-    return make_step(TECHNIQUE, eliminations=elims, premises=proof.premises, proof=P, notation=notation)
