@@ -36,7 +36,7 @@ holds ``kind="chain"``, ``variant``, ``premise_set`` (``r2c8`` or
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -55,9 +55,8 @@ INF = 0x3FFF
 BIG = 1 << 20
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class ChainResult:
-    """One result of a search, before its proof is built.
+class ChainResult(NamedTuple):
+    """One result of a search, before its proof is built (ordered as its fields).
 
     ``score`` is the number of links in the proof; ``premise_set`` is the set X
     index of the premises (cell and house) or the premise's index
@@ -101,60 +100,63 @@ class ChainSearch:
         self.pred_src = LG.src[order]
         self.pred_eid = order
         self.pred_ptr = np.searchsorted(LG.dst[order], np.arange(L + 1))
-        self.dist = _bfs(LG, self.premises, self.pred_src, LG.dst[order])
+        self.dist, self.depth = _bfs(LG, self.premises, self.pred_src, LG.dst[order])
         self._contradictions()
 
     # ---- contradictions ---------------------------------------------------------
     def _contradictions(self) -> None:
         LG, dist = self.graph, self.dist
         P = len(self.premises)
-        both = dist[0::2].astype(np.int32) + dist[1::2]  # (nodes, P)
-        best = both.min(axis=0) if len(both) else np.full(P, 2 * INF, dtype=np.int32)
-        how = both.argmin(axis=0) if len(both) else np.zeros(P, dtype=np.int64)
-        best = best.astype(np.int64)
-        how = how.astype(np.int64)
-        # a set X of 3+ members all OFF
+        pr = np.arange(P)
+        if len(dist):
+            both = dist[0::2].astype(np.int32)
+            both += dist[1::2]  # (nodes, P)
+            how = both.argmin(axis=0)
+            best = both[how, pr].astype(np.int64)
+        else:
+            how = np.zeros(P, dtype=np.int64)
+            best = np.full(P, 2 * INF, dtype=np.int64)
+        # a set X of 3+ members all OFF: every such set at once, in (size, set) order so the
+        # first minimum is the smallest set, then the lowest
         g = self.geometry
         sm = g.set_members
-        live = LG.grid.live
-        cnt = live[sm].sum(axis=1)
-        order = np.argsort(~live[sm], axis=1, kind="stable")
-        for m in range(3, g.size + 1):
-            sets = np.flatnonzero(cnt == m)
-            if not len(sets):
-                continue
-            mem = np.take_along_axis(sm[sets], order[sets], axis=1)[:, :m]
-            nodes = LG.cand_node[mem]
-            ok = (nodes >= 0).all(axis=1)
-            sets, nodes = sets[ok], nodes[ok]
-            if not len(sets):
-                continue
-            d = dist[2 * nodes + 1]  # (ns, m, P) int16
-            tot = np.where(d.max(axis=1) < INF, d.sum(axis=1, dtype=np.int32), BIG)  # (ns, P)
+        lsm = LG.grid.live[sm]
+        cnt = lsm.sum(axis=1)
+        sets = np.flatnonzero(cnt >= 3)
+        sets = sets[np.argsort(cnt[sets], kind="stable")]
+        lsm = lsm[sets]
+        nodes = LG.cand_node[sm[sets][lsm]]  # live members, set by set
+        starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
+        if len(sets) and nodes.min() < 0:  # a member without a node: not a contradiction here
+            ok = np.minimum.reduceat(nodes, starts) >= 0
+            nodes = nodes[np.repeat(ok, cnt[sets])]
+            sets = sets[ok]
+            starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
+        if len(sets) and P:
+            off = dist[1::2]
+            off = np.where(off < INF, off, np.int32(BIG))  # an unreached member makes the total >= BIG
+            tot = _segment_sums(off, nodes, starts, cnt[sets])  # (sets, P)
             j = tot.argmin(axis=0)
-            t = tot[j, np.arange(P)]
+            t = tot[j, pr]
             better = t < best
             best = np.where(better, t, best)
             how = np.where(better, -(sets[j] + 1), how)
         self.contra_len = np.where(best < INF, best, BIG)
-        self.contra_how = how
+        self.contra_how = how.astype(np.int64)
 
     # ---- results --------------------------------------------------------------------
     def results(self, variants: Collection[str] = VARIANTS) -> list[ChainResult]:
         """Every result of the chosen variants, best first (fewest links, then variant, then conclusion)."""
-        rows: list[tuple] = []  # ChainResult fields; sorted as tuples (the dataclass order), made after
-        rank = {v: i for i, v in enumerate(VARIANTS)}
+        rows: list[ChainResult] = []
         if "contradiction" in variants:
             ps = np.flatnonzero(self.contra_len < BIG)
-            rows += zip(self.contra_len[ps].tolist(), [0] * len(ps), (self.premises[ps] + 1).tolist(),
+            rows += map(ChainResult, self.contra_len[ps].tolist(), [0] * len(ps), (self.premises[ps] + 1).tolist(),
                         ["contradiction"] * len(ps), ps.tolist())
-        for variant in ("cell", "house"):
-            if variant in variants:
-                sets, targets, scores = self._set_results(variant)
-                r = rank[variant]
-                rows += zip(scores.tolist(), [r] * len(sets), targets.tolist(), [variant] * len(sets), sets.tolist())
+        for variant, (sets, targets, scores) in self._set_results(variants).items():
+            r = VARIANTS.index(variant)
+            rows += map(ChainResult, scores.tolist(), [r] * len(sets), targets.tolist(), [variant] * len(sets), sets.tolist())
         rows.sort()
-        return [ChainResult(*row) for row in rows]
+        return rows
 
     def _premise_sets(self, variant: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(set X indices, concatenated premise indices, start offsets) of a variant's premise sets."""
@@ -179,45 +181,69 @@ class ChainSearch:
         starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.int64)
         return sets + g.number_of_cells, flat, starts
 
-    def _cost(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(target literal indices, cost (P, targets), reached (P, targets)), premise-major.
+    def _cost(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """(target literal indices, cost (P, targets), K), premise-major.
 
-        Cost: links of each premise's proof of each target (its contradiction when unreached).
+        Cost of a premise for a target: its links to the target when it reaches it;
+        ``K`` plus the links of its contradiction when it does not but is
+        contradictory; ``2 * K`` otherwise. A premise set's sum is below ``2 * K``
+        exactly when at most one member is unreached and that one is
+        contradictory, and then its low bits (``sum % K``) are the proof's links.
+        ``K`` is as small as the longest chains allow, so the sums are uint16
+        (less to move) on all but freak positions.
         """
         if not hasattr(self, "_cost_cache"):
-            tl = np.sort(np.r_[self.premises, self.premises + 1])
-            d = np.ascontiguousarray(self.dist[tl].T)
+            tl = np.column_stack((self.premises, self.premises + 1)).ravel()  # premises ascend
+            d = self.dist[tl].T
             reach = d < INF
-            cost = np.where(reach, d.astype(np.int32), self.contra_len.astype(np.int32)[:, None])  # sums < 2**31
-            self._cost_cache = (tl, cost, reach)
+            contra = self.contra_len < BIG
+            n = self.geometry.size
+            worst = n * self.depth + int(self.contra_len[contra].max(initial=0))  # depth: the longest chain
+            K, dt = (1 << 10, np.uint16) if worst < 1 << 10 and n <= 31 else (1 << 20, np.int64)
+            unreached = np.where(contra, K + self.contra_len, 2 * K).astype(dt)
+            cost = np.where(reach, d.astype(dt), unreached[:, None])
+            self._cost_cache = (tl, cost, K)
         return self._cost_cache
 
-    def _set_results(self, variant: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        sets, flat, starts = self._premise_sets(variant)
-        if not len(sets):
-            e = np.zeros(0, np.int64)
-            return e, e, e
-        tl, cost, reach = self._cost()
+    def _set_results(self, variants: Collection[str]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """For "cell" and "house" among `variants`: (premise set, target, score) of each target's best set.
+
+        Every premise set of both variants is scored against every target in one pass.
+        """
+        chosen = [v for v in ("cell", "house") if v in variants]
+        blocks = [self._premise_sets(v) for v in chosen]
+        out = {}
+        e = np.zeros(0, np.int64)
+        nsets = sum(len(b[0]) for b in blocks)
+        if not nsets:
+            return {v: (e, e, e) for v in chosen}
+        tl, cost, K = self._cost()
+        offs = np.cumsum([0] + [len(b[1]) for b in blocks])
+        flat = np.concatenate([b[1] for b in blocks])
+        starts = np.concatenate([b[2] + o for b, o in zip(blocks, offs)])
         sizes = np.diff(np.r_[starts, len(flat)])
-        # segment sums, one (sets, size, targets) sum per segment size (reduceat over rows is slow)
-        score = np.empty((len(sets), len(tl)), dtype=np.int32)
-        chains = np.empty((len(sets), len(tl)), dtype=np.int16)
-        for m in np.unique(sizes).tolist():
-            idx = np.flatnonzero(sizes == m)
-            rows = flat[starts[idx, None] + np.arange(m)]  # (sets of size m, m)
-            score[idx] = cost[rows].sum(axis=1, dtype=np.int32)
-            chains[idx] = reach[rows].sum(axis=1, dtype=np.int16)
-        valid = (score < BIG) & (chains >= np.maximum(sizes - 1, 1)[:, None])
+        total = _segment_sums(cost, flat, starts, sizes)  # (sets, targets)
+        valid = total < 2 * K
+        if sizes.min() < 2:  # a lone premise must reach
+            valid &= (total < K) | (sizes >= 2)[:, None]
         # a set's own members are not its conclusions
         tpos = np.searchsorted(tl, self.premises[flat])
-        col = np.repeat(np.arange(len(sets)), sizes)
+        col = np.repeat(np.arange(nsets), sizes)
         valid[col, tpos] = False
         valid[col, tpos + 1] = False
-        score = np.where(valid, score, BIG)
-        best = score.argmin(axis=0)
-        bscore = score[best, np.arange(len(tl))]
-        keep = bscore < BIG
-        return sets[best[keep]], tl[keep], bscore[keep]
+        score = np.where(valid, total & (K - 1), K)
+        lo = 0
+        for v, (sets, _, _) in zip(chosen, blocks):
+            sc = score[lo : lo + len(sets)]
+            lo += len(sets)
+            if not len(sets):
+                out[v] = (e, e, e)
+                continue
+            low = sc.min(axis=0)
+            keep = np.flatnonzero(low < K)
+            best = (sc[:, keep] == low[keep]).argmax(axis=0)  # the first set with the lowest score
+            out[v] = (sets[best], tl[keep], low[keep].astype(np.int64))
+        return out
 
     # ---- proofs --------------------------------------------------------------------------
     def chain(self, p: int, target: int) -> list[int]:
@@ -364,8 +390,27 @@ class ChainSearch:
         return self.step(ChainResult(score, VARIANTS.index(variant), t, variant, s))
 
 
-def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst: np.ndarray) -> np.ndarray:
-    """Distances ``(literals, premises)`` int16 (INF where unreached), all premises at once.
+def _segment_sums(rows: np.ndarray, flat: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Sums of ``rows[flat[starts[i] : starts[i] + sizes[i]]]`` for each segment ``i`` (sizes >= 1).
+
+    Segments are taken longest first, so the j-th members of all segments that
+    have one are added with one slice (``np.add.reduceat`` over rows is far slower).
+    """
+    order = np.argsort(-sizes, kind="stable")
+    first = starts[order]
+    acc = rows.take(flat[first], axis=0)
+    sz = sizes[order]
+    for j in range(1, int(sz[0]) if len(sz) else 0):
+        k = int(np.count_nonzero(sz > j))
+        acc[:k] += rows.take(flat[first[:k] + j], axis=0)
+    out = np.empty_like(acc)
+    out[order] = acc
+    return out
+
+
+def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst: np.ndarray) -> tuple[np.ndarray, int]:
+    """Distances ``(literals, premises)`` int16 (INF where unreached), all premises at once,
+    and the largest distance reached.
 
     Premises are bits of uint64 words: row ``k`` of the frontier holds, for
     literal ``k``, which premises reached it at the last level. Each level
@@ -380,12 +425,12 @@ def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst:
     W = max(1, (P + 63) // 64)
     dist = np.full((L, P), INF, dtype=np.int16)
     if not P:
-        return dist
+        return dist, 0
     pi = np.arange(P)
     pbits = np.left_shift(np.uint64(1), (pi & 63).astype(np.uint64))
     dist[premises, pi] = 0
     if not len(pred_src):
-        return dist
+        return dist, 0
     starts = np.flatnonzero(np.r_[True, pred_dst[1:] != pred_dst[:-1]])
     dsts = pred_dst[starts]
     D = len(dsts)
@@ -421,7 +466,7 @@ def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst:
     reached = np.unpackbits(seen.view(np.uint8), axis=1, bitorder="little").view(bool)
     d[~reached] = INF
     dist[dsts] = d[:, :P]
-    return dist
+    return dist, level - 1
 
 
 def chain_search(grid: Grid, *, families: Collection[str] = FAMILIES, links: LiteralGraph | None = None) -> ChainSearch:
