@@ -83,6 +83,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import networkx as nx
 import numpy as np
@@ -136,6 +137,12 @@ def _pack_rows(rows: np.ndarray) -> np.ndarray:
     pad = np.zeros((rows.shape[0], (C + 63) // 64 * 64), dtype=bool)
     pad[:, :C] = rows
     return np.packbits(pad, axis=1, bitorder="little").view(np.uint64)
+
+
+@lru_cache(maxsize=8)
+def _set_rows(g) -> np.ndarray:
+    """(sets, candidates) bool: the members of each set X, one row each."""
+    return np.ascontiguousarray(g.incidence.T)
 
 
 def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
@@ -200,8 +207,9 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     # what a start's +literal turns OFF by one weak link: for an ALS start, the premise is the group of
     # its digit's places, so a candidate sharing one set X with all of them (incidence, not just sight)
     inc = g.incidence
-    common = np.logical_and.reduce(inc[safe] | ~valid[:, :, None], axis=1)  # (K, sets)
-    start_als = (common.astype(np.float32) @ inc.T.astype(np.float32)) > 0
+    common = np.logical_and.reduce(inc[safe] | ~valid[:, :, None], axis=1)  # (K, sets); each has its house
+    ks, ss = _nonzero2(common)
+    start_als = np.logical_or.reduceat(_set_rows(g)[ss], np.searchsorted(ks, np.arange(K)), axis=0)
     start_als &= live[None, :]
     start_als[np.nonzero(valid)[0], mem_tab[valid]] = False
     start_sees = _pack_rows(np.concatenate([base.sees_all, start_als]))
