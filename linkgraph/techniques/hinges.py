@@ -143,6 +143,8 @@ def _weak_hinges(grid: Grid) -> Iterator[Step]:
         usable.append((c, seen, mine[0] | mine[1]))
 
     done: set[int] = set()
+    ends = np.unique(np.concatenate([p for c, _, _ in usable for p in colors[c]])) if usable else None
+    counts = _Counts(sees, inside, occupied, ends) if usable else None
     for c, seen, clustered in usable:
         for x in (0, 1):
             A, B = colors[c][x], colors[c][1 - x]
@@ -150,26 +152,40 @@ def _weak_hinges(grid: Grid) -> Iterator[Step]:
             T = T[~np.isin(T, list(done))]
             if not len(T):
                 continue
-            found = _hinges(sees, inside, occupied, A, T)
+            found = _hinges(counts, A, T)
             for t in T.tolist():
                 if t in found and t not in done:
                     done.add(t)
                     yield _hinge_step(grid, cl, c, x, L, sees, inside, int(t), B, found[t])
 
 
-def _hinges(sees, inside, occupied, A: np.ndarray, T: np.ndarray) -> dict[int, list[tuple[int, int]]]:
-    """For each weak node of `T`, the (end ``a`` of `A`, set X) pairs that empty a set X."""
+class _Counts:
+    """Per grid: for every live candidate ``a`` and set X, how many live members of X ``a``
+    does not see, and which sets X it can half-empty (sees some members, not all)."""
+
+    def __init__(self, sees: np.ndarray, inside: np.ndarray, occupied: np.ndarray, ends: np.ndarray):
+        self.sees, self.inside = sees, inside
+        self.seesf = sees.astype(np.float32)
+        self.row = np.full(len(sees), -1, dtype=np.int64)  # live index -> row of `need` (ends only)
+        self.row[ends] = np.arange(len(ends))
+        self.need = (~sees[ends]).astype(np.float32) @ inside.astype(np.float32).T  # (ends, sets)
+        self.ok = occupied[None, :] & (self.need > 0) & (self.need < inside.sum(axis=1)[None, :])
+
+
+def _hinges(counts: _Counts, A: np.ndarray, T: np.ndarray) -> dict[int, list[tuple[int, int]]]:
+    """For each weak node of `T`, the (end ``a`` of `A`, set X) pairs that empty a set X:
+    ``a`` sees some but not all members of X, and ``t`` every member ``a`` does not."""
     out: dict[int, list[tuple[int, int]]] = {}
-    seeT = sees[:, T].astype(np.float32)
-    for a in A.tolist():
-        left = inside & ~sees[a]  # members a does not see
-        need = left.sum(axis=1)
-        rows = np.flatnonzero(occupied & (need > 0) & (need < inside.sum(axis=1)))
-        if not len(rows):
-            continue
-        hit = (left[rows].astype(np.float32) @ seeT) == need[rows, None]
-        for i, j in zip(*np.nonzero(hit)):
-            out.setdefault(int(T[j]), []).append((a, int(rows[i])))
+    if not len(A) or not len(T):
+        return out
+    rows = counts.row[A]
+    ia, js = np.nonzero(counts.ok[rows])
+    if not len(ia):
+        return out
+    left = (counts.inside[js] & ~counts.sees[A[ia]]).astype(np.float32)  # (pairs, live)
+    hit = (left @ counts.seesf[:, T]) == counts.need[rows[ia], js][:, None]
+    for i, j in zip(*np.nonzero(hit)):
+        out.setdefault(int(T[j]), []).append((int(A[ia[i]]), int(js[i])))
     return out
 
 
