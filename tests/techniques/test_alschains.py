@@ -3,6 +3,8 @@ near misses that must find nothing, proof checks, and oracle soundness where the
 
 from __future__ import annotations
 
+from itertools import islice
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -34,8 +36,9 @@ def stalled_positions() -> list[tuple[str, int, lg.Grid, np.ndarray]]:
     return out
 
 
-def steps_of(grid: lg.Grid, **options) -> list[lg.Step]:
-    steps = list(alschains.als_chains(grid, **options))
+def steps_of(grid: lg.Grid, limit: int | None = None, **options) -> list[lg.Step]:
+    """The steps found (the first `limit`), each checked by the proof checker."""
+    steps = list(islice(alschains.als_chains(grid, **options), limit))
     for step in steps:
         assert step.technique == TECH
         check_step(grid, step)
@@ -177,7 +180,7 @@ def _digits_moved(grid: lg.Grid, digits: list[int]) -> lg.Grid:
 def test_sound_on_stalled_positions():
     fired = 0
     for corpus, index, grid, solution in stalled_positions():
-        steps = steps_of(grid)
+        steps = steps_of(grid, limit=15)  # the shortest 15 (one position has ~80; the slow sweep takes all)
         check_sound(steps, solution, grid)
         fired += bool(steps)
         lengths = [s.proof.graph["length"] for s in steps]
