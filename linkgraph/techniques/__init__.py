@@ -28,6 +28,7 @@ from linkgraph.steps import Step
 from linkgraph.techniques import aic, coloring, finned, singledigit, uniqueness, wings
 from linkgraph.techniques import alschains, alsets
 from linkgraph.techniques import hinges
+from linkgraph.techniques import ranges
 from linkgraph.techniques.advanced import forcing_chain_finder, forcing_net_finder
 from linkgraph.techniques.fish import basic_fish
 from linkgraph.techniques.intersections import locked_claiming, locked_pointing
@@ -114,6 +115,8 @@ _RUNGS: tuple[Technique, ...] = (
     Technique("3d-medusa", "3D Medusa", "coloring", 6.0, coloring.medusa),
     # the strong hinge is 3D Medusa's unit-emptied rule; the weak hinge adds a weak node (hinges.py)
     Technique("medusa-weak-hinge", "3D Medusa Weak Hinge", "coloring", 6.2, hinges.weak_hinges),
+    # a box pushed onto one line by a premise, against a Medusa cluster (ranges.py)
+    Technique("almost-locked-range", "Almost-Locked Range", "coloring", 6.3, ranges.almost_locked_ranges),
     # uniqueness: opt-in (they assume one solution); SE-style estimates (SE: UR 4.5-4.8, BUG+1 5.6)
     Technique("unique-rectangle-1", "Unique Rectangle Type 1", "uniqueness", 4.5,
               partial(uniqueness.unique_rectangles, types=(1,)), default=False),

@@ -80,7 +80,7 @@ __all__ = ["almost_locked_ranges", "find_ranges"]
 
 TECHNIQUE = "almost-locked-range"
 _BOX_KINDS = ("box", "region")
-_CHUNK = 64  # premises per block in the vectorised range search
+_CHUNK = 128  # premises per block in the vectorised search
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,10 +193,9 @@ class _RangeTable:
         settled = onc[:, self.places].any(axis=2)
         return cleared & left & ~settled
 
-    def hits(self, locked: np.ndarray, M: np.ndarray) -> np.ndarray:
-        """``(premises, rows of M)`` bool: some locked range turns a candidate of that row of `M` OFF."""
-        reach = self.targets.astype(np.float32) @ M.T.astype(np.float32)  # (ranges, rows)
-        return (locked.astype(np.float32) @ reach) > 0
+    def counts(self, M: np.ndarray) -> np.ndarray:
+        """``(ranges, rows of M)`` float: how many candidates of each row of `M` a range turns OFF."""
+        return self.targets.astype(np.float32) @ M.T.astype(np.float32)
 
     def reach(self, locked_row: np.ndarray) -> np.ndarray:
         """Candidates the ranges locked in one premise row turn OFF."""
@@ -262,23 +261,27 @@ def _traps(grid: Grid, cl: _Clusters, table: _RangeTable) -> Iterator[Step]:
     g = grid.geometry
     live = grid.live
     M = _class_masks(grid, cl)
-    X = np.flatnonzero(live)  # every live candidate is a premise
-    on = np.zeros((len(X), g.number_of_candidates), dtype=bool)
-    on[np.arange(len(X)), X] = True
-    off = g.sees[X] & live[None, :]
-    locked = table.lock(on, off)
-    direct = (off.astype(np.float32) @ M.T.astype(np.float32)) > 0
-    ranged = table.hits(locked, M)
-    hit = (direct | ranged).reshape(len(X), -1, 2)
-    both_direct = direct.reshape(len(X), -1, 2).all(axis=2)
-    found = hit.all(axis=2) & ~both_direct
-    for i in np.flatnonzero(found.any(axis=1)).tolist():
-        x = int(X[i])
-        for c in np.flatnonzero(found[i]).tolist():
-            if cl.cluster.get(x) == c:
-                continue
-            yield _trap_step(grid, cl, table, c, x, off[i], locked[i])
-            break
+    Mf = M.T.astype(np.float32)
+    per_range = table.counts(M)
+    live_idx = np.flatnonzero(live)  # every live candidate is a premise, taken in blocks
+    for lo in range(0, len(live_idx), _CHUNK):
+        X = live_idx[lo:lo + _CHUNK]
+        on = np.zeros((len(X), g.number_of_candidates), dtype=bool)
+        on[np.arange(len(X)), X] = True
+        off = g.sees[X] & live[None, :]
+        locked = table.lock(on, off)
+        direct = (off.astype(np.float32) @ Mf) > 0
+        ranged = (locked.astype(np.float32) @ per_range) > 0
+        hit = (direct | ranged).reshape(len(X), -1, 2)
+        both_direct = direct.reshape(len(X), -1, 2).all(axis=2)
+        found = hit.all(axis=2) & ~both_direct
+        for i in np.flatnonzero(found.any(axis=1)).tolist():
+            x = int(X[i])
+            for c in np.flatnonzero(found[i]).tolist():
+                if cl.cluster.get(x) == c:
+                    continue
+                yield _trap_step(grid, cl, table, c, x, off[i], locked[i])
+                break
 
 
 # ---- proofs -------------------------------------------------------------------
