@@ -155,6 +155,63 @@ def _intersections(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cells, np.array(lh, dtype=np.int64), np.array(bh, dtype=np.int64)
 
 
+@dataclass(frozen=True, eq=False)
+class _GroupTables:
+    """Per-geometry tables for group nodes (see `_group_tables`)."""
+
+    icand0: np.ndarray  # (I, w) candidate index of digit 1 in each intersection cell; padding: a dead slot
+    bit: np.ndarray  # (w,) 1 << j
+    sub_cells: np.ndarray  # (I, 2**w, w) cells of each subset of an intersection, ascending, -1 after
+    rank: np.ndarray  # (I, 2**w) place of each subset in (cells, intersection) order
+    house: np.ndarray  # (I, 2) line and box house of each intersection
+    out0: np.ndarray  # (I, 2, m) candidate of digit 1 in each cell of the line / box outside the intersection
+    pairs: np.ndarray  # (Q, 3) ordered pairs of intersections in one house: i1, i2, which house of i1
+    shared0: np.ndarray  # (Q, s) digit-1 candidates of the cells two paired intersections share
+
+
+@lru_cache(maxsize=16)
+def _group_tables(g: Geometry) -> _GroupTables:
+    n = g.size
+    dead = g.number_of_candidates  # digit-1 slot of a dead padding cell (n slots past the candidates)
+    icells, lh, bh = _intersections(g)
+    I, w = icells.shape
+    icand0 = np.where(icells >= 0, icells * n, dead)
+    subsets = []
+    for i in range(I):
+        for m in range(1 << w):
+            subsets.append((tuple(int(icells[i, j]) for j in range(w) if m >> j & 1 and icells[i, j] >= 0), i, m))
+    sub_cells = np.full((I, 1 << w, w), -1, dtype=np.int64)
+    rank = np.zeros((I, 1 << w), dtype=np.int64)
+    for r, (cells, i, m) in enumerate(sorted(subsets)):
+        sub_cells[i, m, : len(cells)] = cells
+        rank[i, m] = r
+    house = np.stack([lh, bh], axis=1) if I else np.zeros((0, 2), dtype=np.int64)
+    outs = [[sorted(set(g.house_cells[h].tolist()) - set(icells[i].tolist())) for h in house[i]] for i in range(I)]
+    m = max((len(o) for row in outs for o in row), default=1)
+    out0 = np.full((I, 2, m), dead, dtype=np.int64)
+    for i, row in enumerate(outs):
+        for k, o in enumerate(row):
+            out0[i, k, : len(o)] = np.array(o, dtype=np.int64) * n
+    pairs, shared = [], []
+    for i1 in range(I):
+        for i2 in range(I):
+            if i1 == i2:
+                continue
+            for k in range(2):
+                if house[i1, k] == house[i2, 0] or house[i1, k] == house[i2, 1]:
+                    pairs.append((i1, i2, k))
+                    shared.append(sorted(set(icells[i1].tolist()) & set(icells[i2].tolist()) - {-1}))
+    s = max((len(x) for x in shared), default=0) or 1
+    shared0 = np.full((len(pairs), s), dead, dtype=np.int64)
+    for q, x in enumerate(shared):
+        shared0[q, : len(x)] = np.array(x, dtype=np.int64) * n
+    tabs = _GroupTables(icand0, 1 << np.arange(w, dtype=np.int64), sub_cells, rank, house, out0,
+                        np.array(pairs, dtype=np.int64).reshape(-1, 3), shared0)
+    for x in vars(tabs).values():
+        x.setflags(write=False)
+    return tabs
+
+
 @lru_cache(maxsize=16)
 def _set_pairs(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every ordered pair of distinct members of every set X: (first, second, set), flat."""
@@ -192,6 +249,39 @@ def _popcounts(bits: int) -> np.ndarray:
     return c
 
 
+@lru_cache(maxsize=16)
+def _als_table(g: Geometry, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every set of 2..w cells inside one house, once: (cells (w, C) padded with the cell
+    count, size (C,)), in (size, cells) order (the order of ALS via codes)."""
+    hc = g.house_cells.astype(np.int64)
+    k = hc.shape[1]
+    pad = g.number_of_cells
+    found = set()
+    for m in range(2, w + 1):
+        for row in np.sort(hc[:, _combos(k, m)], axis=2).reshape(-1, m).tolist():
+            found.add((m, *row))
+    rows = sorted(found)
+    cells = np.full((w, len(rows)), pad, dtype=np.int64)
+    for c, (m, *row) in enumerate(rows):
+        cells[:m, c] = row
+    size = np.array([r[0] for r in rows], dtype=np.int64)
+    cells.setflags(write=False)
+    size.setflags(write=False)
+    return cells, size
+
+
+@lru_cache(maxsize=16)
+def _peer_words(g: Geometry) -> np.ndarray:
+    """Peers of each cell as little-endian bit words ``(cells + 1, words)``; the extra row is all ones."""
+    ext = np.vstack([g.peers, np.ones((1, g.number_of_cells), dtype=bool)])
+    words = -(-g.number_of_cells // 64)
+    padded = np.zeros((len(ext), 64 * words), dtype=bool)
+    padded[:, : g.number_of_cells] = ext
+    out = np.packbits(padded, axis=1, bitorder="little").view(np.uint64)
+    out.setflags(write=False)
+    return out
+
+
 class _Groups(Sequence):
     """The group nodes of a compiled graph, made into `Group` values on first access."""
 
@@ -221,29 +311,7 @@ class _Groups(Sequence):
         return self._where[value]
 
 
-class _Edges:
-    """Accumulates edge blocks: (src, dst, kind, family, via, priority)."""
-
-    def __init__(self) -> None:
-        self.blocks: list[tuple] = []
-
-    def add(self, src, dst, kind: int, fam, via, prio) -> None:
-        src = np.asarray(src, dtype=np.int64).ravel()
-        m = src.size
-        if not m:
-            return
-        dst = np.asarray(dst, dtype=np.int64).ravel()
-
-        def full(x):
-            x = np.asarray(x, dtype=np.int64)
-            return np.full(m, x) if x.ndim == 0 else np.broadcast_to(x, (x.size * m // x.size,)).ravel() if x.size == m else np.resize(x, m)
-
-        self.blocks.append((src, dst, np.full(m, kind, np.int64), full(fam), full(via), full(prio)))
-
-    def arrays(self) -> list[np.ndarray]:
-        if not self.blocks:
-            return [np.zeros(0, np.int64) for _ in range(6)]
-        return [np.concatenate(col) for col in zip(*self.blocks)]
+_FAMW = 1_000_000  # priority of an edge: family * _FAMW + via (lower wins a tie between links)
 
 
 # ---- building from a grid -----------------------------------------------------
@@ -294,190 +362,195 @@ def compile_grid(
     if "house" not in fams:
         keep_set &= is_cell
     # candidate nodes: live candidates in a set with another live member
-    flag = np.zeros(g.number_of_candidates, dtype=bool)
+    K = g.number_of_candidates
+    flag = np.zeros(K + g.size, dtype=bool)  # a dead cell's slots at the end (table padding)
     flag[sm[cnt >= 2].ravel()] = True
-    flag &= live
+    flag[:K] &= live
     cands = np.flatnonzero(flag)
-    cand_node = np.full(g.number_of_candidates, -1, dtype=np.int64)
-    cand_node[cands] = np.arange(len(cands))
-    E = _Edges()
+    nc = len(cands)
+    cand_node = np.full(K + g.size, -1, dtype=np.int64)
+    cand_node[cands] = np.arange(nc)
     groups: list = []
+    blocks: list[tuple] = []  # (src, dst, prio) literal arrays, in any order
+    if "group" in fams:
+        groups, gblocks = _group_links(grid, flag, cand_node, nc)
+        blocks += gblocks
     # set X links: every ordered pair of live members of a kept set (weak), strong when the set has two
     pa, pb, ps = _set_pairs(g)
     sel = np.flatnonzero(keep_set[ps] & live[pa] & live[pb])
     a, b, via = cand_node[pa[sel]], cand_node[pb[sel]], ps[sel]
-    fam = np.where(via < ncells, F_CELL, F_HOUSE)
-    prio = fam * 1_000_000 + via
-    E.add(2 * a, 2 * b + 1, WEAK, fam, via, prio)
+    prio = np.where(via < ncells, F_CELL * _FAMW, F_HOUSE * _FAMW) + via
+    blocks.append((2 * a, 2 * b + 1, prio))
     two = cnt[via] == 2
-    E.add(2 * a[two] + 1, 2 * b[two], STRONG, fam[two], via[two], prio[two])
-    if "group" in fams:
-        groups = _group_links(grid, cand_node, len(cands), E)
+    blocks.append((2 * a[two] + 1, 2 * b[two], prio[two]))
     als_cells = np.zeros((0, 1), dtype=np.int64)
     if "als" in fams and als_max_size >= 2:
-        als_cells = _als_links(grid, cand_node, als_max_size, E, g.number_of_sets)
-    src, dst, kind, fam, via, prio = E.arrays()
+        als_cells, ablocks = _als_links(grid, cand_node, als_max_size, g.number_of_sets)
+        blocks += ablocks
+    L = 2 * (nc + len(groups))
+    src, dst, prio = (np.concatenate(x) for x in zip(*blocks))
     ok = src != dst
-    src, dst, kind, fam, via, prio = src[ok], dst[ok], kind[ok], fam[ok], via[ok], prio[ok]
-    # order by (src, dst, prio), stable; one int64 key when it fits (lexsort is slower)
-    span_d, span_p = int(dst.max(initial=0)) + 1, int(prio.max(initial=0)) + 1
-    if int(src.max(initial=0)) * span_d * span_p + span_d * span_p < 1 << 62:
-        idx = np.argsort((src * span_d + dst) * span_p + prio, kind="stable")
+    src, dst, prio = src[ok], dst[ok], prio[ok]
+    # order by (src, dst), keeping the lowest priority of each pair: one int64 key, sorted
+    lb, pb_ = max(L - 1, 1).bit_length(), int(prio.max(initial=0)).bit_length()
+    if 2 * lb + pb_ < 63:
+        key = (((src << lb) | dst) << pb_) | prio
+        key.sort()
+        sd = key >> pb_
+        first = np.ones(len(key), dtype=bool)
+        np.not_equal(sd[1:], sd[:-1], out=first[1:])
+        key = key[first]
+        sd = sd[first]
+        src, dst, prio = sd >> lb, sd & ((1 << lb) - 1), key & ((1 << pb_) - 1)
     else:
         idx = np.lexsort((prio, dst, src))
-    src, dst = src[idx], dst[idx]
-    first = np.ones(len(src), dtype=bool)
-    first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
-    idx = idx[first]
+        src, dst, prio = src[idx], dst[idx], prio[idx]
+        first = np.r_[True, (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])] if len(src) else np.zeros(0, dtype=bool)
+        src, dst, prio = src[first], dst[first], prio[first]
+    fam = prio // _FAMW
     vias: list = list(_set_texts(g))
     vias += [None] * len(als_cells)
     return LiteralGraph(
         grid=grid,
         node_cands=cands,
         groups=groups,
-        src=src[first].astype(np.int32),
-        dst=dst[first].astype(np.int32),
-        kind=kind[idx].astype(np.uint8),
-        family=fam[idx].astype(np.uint8),
-        via=via[idx].astype(np.int32),
+        src=src.astype(np.int32),
+        dst=dst.astype(np.int32),
+        kind=(src & 1).astype(np.uint8),  # weak links leave an ON literal, strong ones an OFF literal
+        family=fam.astype(np.uint8),
+        via=(prio - fam * _FAMW).astype(np.int32),
         vias=vias,
-        cand_node=cand_node,
+        cand_node=cand_node[:K],
         als_cells=als_cells,
     )
 
 
-def _group_links(grid: Grid, cand_node: np.ndarray, nc: int, E: _Edges) -> list[Group]:
-    """Group nodes (digit d in 2+ cells of a box-line intersection) and their links.
+def _group_links(grid: Grid, flag: np.ndarray, cand_node: np.ndarray, nc: int) -> tuple[list[Group], list[tuple]]:
+    """Group nodes (digit d in 2+ cells of a box-line intersection) and their link blocks.
 
-    Every (group, set) incidence is a row: the set's live members outside the
-    group are its weak partners (strong when there is one), and two groups of
-    one set are linked when they are disjoint (strong when the other is all
-    that is left).
+    For each group and each of its two sets (line and box, digit d), the set's
+    live members outside the intersection are its weak partners (strong when
+    there is one); two groups of one set are linked when they share no
+    candidate (strong when the other is all that is left).
     """
     g = grid.geometry
     n = g.size
     ncells = g.number_of_cells
-    icells, lh, bh = _intersections(g)
-    if not len(icells):
-        return []
-    valid = icells >= 0
-    has = grid.cands[np.where(valid, icells, 0)] & valid[:, :, None]  # (I, w, n)
-    gi, gd = np.nonzero(has.sum(axis=1) >= 2)
+    T = _group_tables(g)
+    I = len(T.icand0)
+    if not I:
+        return [], []
+    live = flag  # live candidates with a node, plus a dead slot (a group's members always have nodes)
+    dig = np.arange(n)
+    has = live[T.icand0[:, :, None] + dig]  # (I, w, n)
+    mask = np.tensordot(T.bit, has, axes=(0, 1)) if has.shape[1] > 1 else has[:, 0, :].astype(np.int64)  # (I, n)
+    size = _popcounts(T.bit.size)[mask]
+    gi, gd = np.nonzero(size >= 2)
     if not len(gi):
-        return []
-    w = icells.shape[1]
-    big = ncells + 1
-    cells = np.sort(np.where(has[gi, :, gd], icells[gi], big), axis=1)
-    cells = np.where(cells == big, -1, cells)  # (G, w) cells of each group, ascending, -1 after
-    # sort_key order of groups: digit, then cells (a shorter list first on a common prefix)
-    order = np.lexsort(tuple(cells[:, j] for j in range(w - 1, -1, -1)) + (gd,))
-    cells, gd, gi = cells[order], gd[order], gi[order]
-    G = len(gd)
-    groups = _Groups(g, cells, gd)
-    gk = np.where(cells >= 0, cells * n + gd[:, None], -1)  # (G, w) candidates of each group
-    size = (cells >= 0).sum(axis=1)
+        return [], []
+    gm = mask[gi, gd]
+    order = np.argsort(gd * T.rank.size + T.rank[gi, gm], kind="stable")  # sort_key order: digit, then cells
+    gi, gd, gm = gi[order], gd[order], gm[order]
+    G = len(gi)
+    gsize = size[gi, gd]
+    groups = _Groups(g, T.sub_cells[gi, gm], gd)
     node = nc + np.arange(G)
-    inc_g = np.r_[np.arange(G), np.arange(G)]
-    inc_s = np.r_[ncells + lh[gi] * n + gd, ncells + bh[gi] * n + gd]
-    mem = g.set_members[inc_s]  # (2G, n)
-    ingroup = (mem[:, :, None] == gk[inc_g][:, None, :]).any(axis=2)
-    others = grid.live[mem] & ~ingroup
-    cnt = others.sum(axis=1)
-    r, c = np.nonzero(others)
-    o = cand_node[mem[r, c]]
-    a, via = node[inc_g[r]], inc_s[r]
-    prio = F_GROUP * 1_000_000 + via
-    E.add(np.r_[2 * a, 2 * o], np.r_[2 * o + 1, 2 * a + 1], WEAK, F_GROUP, np.r_[via, via], np.r_[prio, prio])
-    one = cnt[r] == 1
-    a1, o1, v1 = a[one], o[one], via[one]
-    p1 = F_GROUP * 1_000_000 + v1
-    E.add(np.r_[2 * a1 + 1, 2 * o1 + 1], np.r_[2 * o1, 2 * a1], STRONG, F_GROUP, np.r_[v1, v1], np.r_[p1, p1])
-    # two groups of one set
-    x, y = np.nonzero((inc_s[:, None] == inc_s[None, :]) & (inc_g[:, None] != inc_g[None, :]))
-    if len(x):
-        ka, kb = gk[inc_g[x]], gk[inc_g[y]]
-        overlap = ((ka[:, :, None] == kb[:, None, :]) & (ka[:, :, None] >= 0)).any(axis=(1, 2))
-        x, y = x[~overlap], y[~overlap]
-        na, nb, vs = node[inc_g[x]], node[inc_g[y]], inc_s[x]
-        E.add(2 * na, 2 * nb + 1, WEAK, F_GROUP, vs, F_GROUP * 1_000_000 + vs)
-        eq = cnt[x] == size[inc_g[y]]
-        E.add(2 * na[eq] + 1, 2 * nb[eq], STRONG, F_GROUP, vs[eq], F_GROUP * 1_000_000 + vs[eq])
-    return groups
+    gid = np.full((I, n), -1, dtype=np.int64)
+    gid[gi, gd] = np.arange(G)
+    blocks = []
+    # group and candidate: the set's live members outside the intersection
+    oc = T.out0[gi] + gd[:, None, None]  # (G, 2, m)
+    others = live[oc]
+    ocnt = others.sum(axis=2)  # (G, 2)
+    r, k, j = np.nonzero(others)
+    o = cand_node[oc[r, k, j]]
+    a = node[r]
+    via = ncells + T.house[gi[r], k] * n + gd[r]
+    prio = F_GROUP * _FAMW + via
+    cat = np.concatenate
+    blocks.append((cat((2 * a, 2 * o)), cat((2 * o + 1, 2 * a + 1)), cat((prio, prio))))
+    one = ocnt[r, k] == 1
+    a1, o1, p1 = a[one], o[one], prio[one]
+    blocks.append((cat((2 * a1 + 1, 2 * o1 + 1)), cat((2 * o1, 2 * a1)), cat((p1, p1))))
+    # two groups of one set, sharing no candidate
+    pi1, pi2, pk = T.pairs.T
+    q, d = np.nonzero((gid[pi1] >= 0) & (gid[pi2] >= 0))
+    if len(q):
+        keep = ~live[T.shared0[q] + d[:, None]].any(axis=1)
+        q, d = q[keep], d[keep]
+        ga, gb = gid[pi1[q], d], gid[pi2[q], d]
+        k1 = pk[q]
+        vs = ncells + T.house[pi1[q], k1] * n + d
+        ps = F_GROUP * _FAMW + vs
+        na, nb = node[ga], node[gb]
+        blocks.append((2 * na, 2 * nb + 1, ps))
+        eq = ocnt[ga, k1] == gsize[gb]
+        blocks.append((2 * na[eq] + 1, 2 * nb[eq], ps[eq]))
+    return groups, blocks
 
 
-def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, E: _Edges, base: int) -> np.ndarray:
+def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, base: int) -> tuple[np.ndarray, list[tuple]]:
     """ALS links: -a -> +b (b's digit has one place left) and -a -> -c (c sees all of its digit).
 
-    Returns the ALS cells ``(A, w)`` padded with -1; ALS ``a`` has via code ``base + a``.
+    Returns the ALS cells ``(A, w)`` padded with -1 (ALS ``a`` has via code
+    ``base + a``) and the link blocks.
     """
     g = grid.geometry
     n = g.size
+    ncells = g.number_of_cells
+    k = g.house_cells.shape[1]
+    w = min(max_size, k - 1)
+    if w < 2:
+        return np.zeros((0, 1), dtype=np.int64), []
     counts = grid.counts
     bits = grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
     bits = np.where(counts >= 2, bits, (1 << (n + 1)) - 1)  # solved cells never join an ALS
-    pop = _popcounts(n + 1)
-    hc = g.house_cells.astype(np.int64)  # (H, k)
-    hb = bits[hc]
-    k = hc.shape[1]
-    w = min(max_size, k - 1)
-    found = []
-    for m in range(2, w + 1):
-        T = _combos(k, m)
-        u = hb[:, T[:, 0]]  # (H, combos): union of the digits of each m cells
-        for j in range(1, m):
-            u = u | hb[:, T[:, j]]
-        hh, cc = np.nonzero(pop[u] == m + 1)
-        if len(hh):
-            rows = np.full((len(hh), w), ncells_sentinel := g.number_of_cells, dtype=np.int64)
-            rows[:, :m] = np.sort(hc[hh[:, None], T[cc]], axis=1)
-            found.append(rows)
-    if not found:
-        return np.zeros((0, 1), dtype=np.int64)
-    allrows = np.concatenate(found)
-    if w * 12 <= 62 and ncells_sentinel < 1 << 12:
-        key = np.zeros(len(allrows), dtype=np.int64)  # rows as one int to drop repeats
-        for j in range(w):
-            key = (key << 12) | allrows[:, j]
-        allrows = allrows[np.unique(key, return_index=True)[1]]
-    else:
-        allrows = np.unique(allrows, axis=0)
-    size = (allrows < ncells_sentinel).sum(axis=1)
-    keyorder = np.lexsort(tuple(allrows[:, j] for j in range(w - 1, -1, -1)) + (size,))
-    allrows = allrows[keyorder]
-    cells = np.where(allrows < ncells_sentinel, allrows, -1)
-    valid = cells >= 0
-    P = grid.cands[np.where(valid, cells, 0)] & valid[:, :, None]  # (A, w, n)
+    bits = np.append(bits, 0)  # the padding cell
+    tcells, tsize = _als_table(g, w)
+    u = bits[tcells[0]]
+    for j in range(1, w):
+        u |= bits[tcells[j]]
+    pick = np.flatnonzero(_popcounts(n + 1)[u] == tsize + 1)
+    if not len(pick):
+        return np.zeros((0, 1), dtype=np.int64), []
+    cells = tcells[:, pick].T  # (A, w), padded with ncells
+    valid = cells < ncells
+    P = np.concatenate((grid.cands, np.zeros((1, n), dtype=bool)))[cells]  # (A, w, n)
+    cells = np.where(valid, cells, -1)
     cnt = P.sum(axis=1)  # (A, n)
     pos = np.take_along_axis(cells, P.argmax(axis=1), axis=1)  # (A, n): the cell of a single digit
     single = cnt == 1
     A = len(cells)
-    prio = F_ALS * 1_000_000 + base + np.arange(A)
+    prio = F_ALS * _FAMW + base + np.arange(A)
+    blocks = []
     # -a -> +b
     aa, x, y = np.nonzero(single[:, :, None] & single[:, None, :] & (pos[:, :, None] != pos[:, None, :]))
     s_node = cand_node[pos[aa, x] * n + x]
     d_node = cand_node[pos[aa, y] * n + y]
-    E.add(2 * s_node + 1, 2 * d_node, STRONG, F_ALS, base + aa, prio[aa])
+    blocks.append((2 * s_node + 1, 2 * d_node, prio[aa]))
     # -a -> -c: c holds digit y outside the ALS and sees every ALS cell holding y
-    peers = _peers_ext(g)
-    holder = np.where(P, cells[:, :, None], g.number_of_cells)  # (A, w, n)
-    seen_all = peers[holder].all(axis=1)  # (A, n, cells)
-    seen_all &= grid.cands.T[None, :, :]
-    seen_all &= (cnt >= 1)[:, :, None]
-    ea, ey, ec = np.nonzero(seen_all)
+    peers = _peer_words(g)  # (cells + 1, words)
+    holder = np.where(P, np.where(valid, cells, ncells)[:, :, None], ncells)  # (A, w, n)
+    seen = peers[holder[:, 0]]  # (A, n, words)
+    for j in range(1, w):
+        seen &= peers[holder[:, j]]
+    words = seen.shape[-1]
+    ymask = np.zeros((n, 64 * words), dtype=bool)
+    ymask[:, :ncells] = grid.cands.T
+    seen &= np.packbits(ymask, axis=1, bitorder="little").view(np.uint64)[None]
+    seen[cnt == 0] = 0
+    seen = seen.reshape(A * n, words)
+    rows = np.flatnonzero(np.bitwise_or.reduce(seen, axis=1)) if words > 1 else np.flatnonzero(seen[:, 0])
+    r, ec = np.nonzero(np.unpackbits(seen[rows].view(np.uint8), axis=1, bitorder="little"))
+    ea, ey = np.divmod(rows[r], n)
     if len(ea):
         srcmask = single[ea] & (np.arange(n)[None, :] != ey[:, None])  # (m, n)
         r, x2 = np.nonzero(srcmask)
         a2 = ea[r]
         s_node = cand_node[pos[a2, x2] * n + x2]
         d_node = cand_node[ec[r] * n + ey[r]]
-        E.add(2 * s_node + 1, 2 * d_node + 1, STRONG, F_ALS, base + a2, prio[a2])
-    return cells
-
-
-@lru_cache(maxsize=16)
-def _peers_ext(g: Geometry) -> np.ndarray:
-    """Peers with one extra all-True row (index ``cells``) for padding."""
-    return np.vstack([g.peers, np.ones((1, g.number_of_cells), dtype=bool)])
+        blocks.append((2 * s_node + 1, 2 * d_node + 1, prio[a2]))
+    return cells, blocks
 
 
 # ---- compiling a networkx digraph ----------------------------------------------
