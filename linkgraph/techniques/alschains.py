@@ -72,8 +72,13 @@ Examples
 --------
 >>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
 >>> step = next(lg.techniques.alschains.als_chains(grid))
->>> step.notation
-'r4c4#3=r4c4#7-r8c4#7=r8c7#7-(7=3)r5c79{378} => r4c8<>3, r5c4<>3'
+>>> step.notation  # the shortest: an ALS-XZ, two ALS nodes
+'(3=2)r48c4{237}-(2=3)r7c58{237} => r4c8<>3'
+>>> steps = list(lg.techniques.alschains.als_chains(grid))
+>>> [s.notation for s in steps if s.proof.graph["length"] == 6][0]  # three ALS nodes: an ALS-XY-wing
+'(2=3)r48c4{237}-(3=8)r4c8r5c7{378}-(8=2)r8c47{278} => r2c4<>2, r6c4<>2, r7c5<>2, r8c2<>2'
+>>> [s.notation for s in steps if s.placements][0]  # the only 3 of the first ALS comes back ON
+'(3=2)r48c4{237}-(2=3)r7c58{237}-r4c8#3=r4c4#3 => r4c4=3'
 >>> from linkgraph.verify import check_step
 >>> check_step(grid, step) is None
 True
@@ -174,6 +179,7 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     cand_cell = np.arange(g.number_of_candidates) // n
     cellmat = np.zeros((K, ncells + 1), dtype=bool)
     cellmat[np.arange(K)[:, None], cell_tab] = True
+    cellmat = cellmat[:, :ncells]  # without the padding column
     in_cells = cellmat[:, cand_cell]  # (K, C): candidate lies in an ALS cell
     # candidates seeing every member of an ALS node, outside its cells, of its digit
     sees_als = np.logical_and.reduce(g.sees[safe] | ~valid[:, :, None], axis=1)
@@ -450,7 +456,7 @@ def als_chains(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     >>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
     >>> step = next(lg.techniques.alschains.als_chains(grid))
     >>> step.technique, step.proof.graph["kind"], step.proof.graph["als"], step.proof.graph["length"]
-    ('als-chain', 'chain', ['r5c79{378}'], 6)
+    ('als-chain', 'chain', ['r48c4{237}', 'r7c58{237}'], 4)
     """
     an = _als_net(grid, max_size)
     if an is None:

@@ -152,6 +152,18 @@ def test_max_size_bounds_the_sets():
         next(alschains.als_chains(grid, max_size=0))
 
 
+def test_small_sets_link_to_each_other():
+    # regression: two ALSs smaller than max_size were taken to share a cell (the table's padding),
+    # so no ALS followed another. A = r5c12{145} and B = r8c15{156}: A's only 1 (r5c1) and B's
+    # only 1 (r8c1) share column 1, so a locked A takes 1 out of B (and the other way round).
+    grid = board(r5c1="15", r5c2="45", r8c1="16", r8c5="56")
+    an = alschains._als_net(grid)
+    node = {f"{an.als(j)}#{an.digit[j]}": an.M + j for j in range(an.K)}
+    a, b = node["r5c12{145}#1"], node["r8c15{156}#1"]
+    assert an.net.weak[a, b] and an.net.weak[b, a]
+    assert not an.net.weak[node["r5c12{145}#5"], node["r8c15{156}#5"]]  # r5c2 and r8c5 share nothing
+
+
 def test_steps_built_only_as_consumed(monkeypatch):
     built = []
     real = alschains._step
