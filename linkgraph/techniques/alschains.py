@@ -45,7 +45,8 @@ the ``-n0`` branch contradicts itself and ``n0`` holds), and a chain from a
 one-candidate start (a candidate, or an ALS node whose digit has one place)
 back to that candidate ON places it. For each pair of ends the first shortest
 chain is read back (predecessors in node order); a literal it meets twice (a
-candidate in two ALSs, say) is drawn once. So the findings do not depend on
+candidate in two ALSs, say) is drawn once, and a chain that turns its start ON
+on the way is left to the shorter loop that places it. So the findings do not depend on
 how cells and digits are numbered (a Sudoku symmetry maps them onto those of
 the moved grid), and one set of eliminations is never yielded twice. An ALS
 start's premise group sees a target only through one set X holding both (the
