@@ -96,10 +96,12 @@ class ChainSearch:
         self.premise_of = np.full(g.number_of_candidates, -1, dtype=np.int64)
         self.premise_of[pc] = np.arange(P)
         # predecessor lists (sorted by destination, then source)
-        order = np.lexsort((LG.src, LG.dst))
+        # edges are sorted by (src, dst): a stable sort by dst gives (dst, src)
+        order = np.argsort(LG.dst.astype(np.int16) if L <= 1 << 15 else LG.dst, kind="stable")
         self.pred_src = LG.src[order]
         self.pred_eid = order
-        self.pred_ptr = np.searchsorted(LG.dst[order], np.arange(L + 1))
+        self.pred_ptr = np.zeros(L + 1, dtype=np.int64)
+        np.cumsum(np.bincount(LG.dst, minlength=L), out=self.pred_ptr[1:])
         self.dist, self.depth = _bfs(LG, self.premises, self.pred_src, LG.dst[order])
         self._contradictions()
 
@@ -133,12 +135,14 @@ class ChainSearch:
             sets = sets[ok]
             starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
         if len(sets) and P:
+            # an unreached member (INF) makes the total >= INF; reached ones sum below it
             off = dist[1::2]
-            off = np.where(off < INF, off, np.int32(BIG))  # an unreached member makes the total >= BIG
-            tot = _segment_sums(off, nodes, starts, cnt[sets])  # (sets, P)
+            if g.size * self.depth >= INF:
+                off = np.where(off < INF, off, np.int32(BIG))
+            tot = _segment_sums(off, nodes, starts, cnt[sets], np.int32)  # (sets, P)
             j = tot.argmin(axis=0)
             t = tot[j, pr]
-            better = t < best
+            better = (t < best) & (t < INF)
             best = np.where(better, t, best)
             how = np.where(better, -(sets[j] + 1), how)
         self.contra_len = np.where(best < INF, best, BIG)
@@ -390,8 +394,9 @@ class ChainSearch:
         return self.step(ChainResult(score, VARIANTS.index(variant), t, variant, s))
 
 
-def _segment_sums(rows: np.ndarray, flat: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Sums of ``rows[flat[starts[i] : starts[i] + sizes[i]]]`` for each segment ``i`` (sizes >= 1).
+def _segment_sums(rows: np.ndarray, flat: np.ndarray, starts: np.ndarray, sizes: np.ndarray, dtype=None) -> np.ndarray:
+    """Sums of ``rows[flat[starts[i] : starts[i] + sizes[i]]]`` for each segment ``i`` (sizes >= 1),
+    accumulated in `dtype` (the rows' own by default).
 
     Segments are taken longest first, so the j-th members of all segments that
     have one are added with one slice (``np.add.reduceat`` over rows is far slower).
@@ -399,6 +404,8 @@ def _segment_sums(rows: np.ndarray, flat: np.ndarray, starts: np.ndarray, sizes:
     order = np.argsort(-sizes, kind="stable")
     first = starts[order]
     acc = rows.take(flat[first], axis=0)
+    if dtype is not None:
+        acc = acc.astype(dtype)
     sz = sizes[order]
     for j in range(1, int(sz[0]) if len(sz) else 0):
         k = int(np.count_nonzero(sz > j))
@@ -460,12 +467,13 @@ def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst:
             if level >> j & 1:
                 plane |= new
         red = np.bitwise_or.reduceat(buf.take(src, axis=0), starts, axis=0)
-    d = np.zeros((D, 64 * W), dtype=np.int16)
+    def unpack(x: np.ndarray) -> np.ndarray:
+        return np.unpackbits(x.view(np.uint8), axis=1, count=P, bitorder="little")
+
+    d = np.zeros((D, P), dtype=np.uint8 if len(planes) <= 8 else np.int16)
     for j, plane in enumerate(planes):
-        d += np.unpackbits(plane.view(np.uint8), axis=1, bitorder="little").astype(np.int16) << j
-    reached = np.unpackbits(seen.view(np.uint8), axis=1, bitorder="little").view(bool)
-    d[~reached] = INF
-    dist[dsts] = d[:, :P]
+        d |= unpack(plane).astype(d.dtype) << j
+    dist[dsts] = np.where(unpack(seen).view(bool), d, np.int16(INF))
     return dist, level - 1
 
 
