@@ -64,7 +64,7 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import networkx as nx
@@ -310,38 +310,39 @@ def _range_text(g: Geometry, r: Range) -> str:
     return f"{g.setx(r.box_set)}: {_segment(g, r)} => {g.setx(r.line_set)}"
 
 
-class _RangeProof(_Proof):
-    """A one-premise proof, `premise`, with the cluster's tree from `root` and range links."""
+def _node(P: nx.DiGraph, lit: Literal, role: Role = Role.INNER) -> Literal:
+    """`lit`, added to `P` with `role` unless already there."""
+    if lit not in P:
+        P.add_node(lit, role=role)
+    return lit
 
-    def __init__(self, grid: Grid, cl: _Clusters, root: int, premise: Literal):
+
+def _weak(g: Geometry, P: nx.DiGraph, u: Literal, t: int, role: Role = Role.INNER) -> Literal:
+    """Add ``u -> -t`` (weak, through a set X holding both; `u` a candidate); return ``-t``."""
+    s = _shared_set(g, g.index(u.cand), t)
+    v = _node(P, Literal(g.candidate(t), on=False), role)
+    P.add_edge(u, v, kind=LinkKind.WEAK, family=_family(g, s, u.cand), via=str(g.setx(s)))
+    return v
+
+
+class _RangeProof(_Proof):
+    """Cluster paths from `root` (taken OFF) and range links, added to proof graph `P`."""
+
+    def __init__(self, grid: Grid, cl: _Clusters, root: int, P: nx.DiGraph):
         self.g = grid.geometry
         self.cl = cl
         self.root = root
         self.parent = cl.tree(root)
-        self.P = nx.DiGraph(kind="coloring")
-        self.premises = (premise,)
-        self.P.add_node(premise, role=Role.PREMISE)
-
-    def node(self, lit: Literal, role: Role = Role.INNER) -> Literal:
-        if lit not in self.P:
-            self.P.add_node(lit, role=role)
-        return lit
-
-    def weak(self, u: Literal, t: int, role: Role = Role.INNER) -> Literal:
-        """``u -> -t`` through a set X holding both (u a candidate)."""
-        s = _shared_set(self.g, self.g.index(u.cand), t)
-        v = self.node(Literal(self.g.candidate(t), on=False), role)
-        self.P.add_edge(u, v, kind=LinkKind.WEAK, family=_family(self.g, s, u.cand), via=str(self.g.setx(s)))
-        return v
+        self.P = P
 
     def lock(self, r: Range, offs: dict[int, Literal], t: int, role: Role = Role.INNER) -> Literal:
         """Lock range `r` from the OFF literals `offs` (place -> its literal) and turn `t` OFF."""
         g = self.g
-        G = self.node(Literal(_segment(g, r), on=True))
+        G = _node(self.P, Literal(_segment(g, r), on=True))
         box = str(g.setx(r.box_set))
         for y in r.outside:
             self.P.add_edge(offs[y], G, kind=LinkKind.STRONG, family=_family(g, r.box_set, G.cand), via=box)
-        v = self.node(Literal(g.candidate(t), on=False), role)
+        v = _node(self.P, Literal(g.candidate(t), on=False), role)
         self.P.add_edge(G, v, kind=LinkKind.WEAK, family=_family(g, r.line_set, G.cand), via=str(g.setx(r.line_set)))
         return v
 
@@ -354,42 +355,60 @@ def _pick_range(table: _RangeTable, locked: np.ndarray, t: int) -> Range:
     raise AssertionError(f"no locked range reaches candidate {t}")
 
 
-def _trap_step(
-    grid: Grid, cl: _Clusters, table: _RangeTable, c: int, x: int, off: np.ndarray, locked: np.ndarray,
-) -> Step:
-    g = grid.geometry
+def _both_colors_off(
+    grid: Grid, cl: _Clusters, table: _RangeTable, c: int, P: nx.DiGraph, off: np.ndarray, locked: np.ndarray,
+    off_lit: Callable[[int, Role], Literal],
+) -> tuple[int, list[Range]]:
+    """Add to `P` a contradiction on cluster `c`: a candidate of each colour OFF.
+
+    `off` holds what the premise turns OFF directly, each drawn by
+    ``off_lit(k, role)``; `locked` the ranges it locks. One colour's candidate
+    ``a`` goes OFF (directly when the premise sees that colour), the
+    cluster's strong links from ``a`` turn ``b`` of the other colour ON, and
+    ``b`` goes OFF too. Returns ``a`` and the ranges used.
+    """
     nodes = cl.clusters[c]
     sides = [[k for k in nodes if cl.color[k] == col] for col in (0, 1)]
     direct = [[k for k in side if off[k]] for side in sides]
     reach = table.reach(locked)
     ranged = [[k for k in side if reach[k] and not off[k]] for side in sides]
-    # start from a colour x sees directly when there is one, then the nearest hit of the other colour
+    # start from a colour seen directly when there is one, then the nearest hit of the other colour
     first = 0 if direct[0] else 1 if direct[1] else 0
     a = (direct[first] or ranged[first])[0]
     depth = _depths(cl.tree(a))
-    other = direct[1 - first] + ranged[1 - first]
-    b = min(other, key=lambda k: (depth[k], k))
-    premise = Literal(g.candidate(x), on=True)
-    proof = _RangeProof(grid, cl, a, premise)
+    b = min(direct[1 - first] + ranged[1 - first], key=lambda k: (depth[k], k))
+    side = _RangeProof(grid, cl, a, P)
     used: list[Range] = []
 
     def turn_off(k: int, role: Role) -> Literal:
         if off[k]:
-            return proof.weak(premise, k, role)
+            return off_lit(k, role)
         r = _pick_range(table, locked, k)
         used.append(r)
-        offs = {y: proof.weak(premise, y) for y in r.outside}
-        return proof.lock(r, offs, k, role)
+        return side.lock(r, {y: off_lit(y, Role.INNER) for y in r.outside}, k, role)
 
     turn_off(a, Role.INNER)
-    end = proof.path(b, False)  # a OFF: b, of the other colour, ON
-    proof.P.nodes[end]["role"] = Role.CONTRADICTION
+    end = side.path(b, False)  # a OFF: b, of the other colour, ON
+    P.nodes[end]["role"] = Role.CONTRADICTION
     turn_off(b, Role.CONTRADICTION)
-    P = proof.P
-    target = g.candidate(x)
-    P.graph.update(
-        rule="range-trap", ranges=list(dict.fromkeys(_range_text(g, r) for r in used)),
-        colors=_colors_text(g, cl, c, cl.color[a]),
+    return a, used
+
+
+def _ranges_text(g: Geometry, used: list[Range]) -> list[str]:
+    return list(dict.fromkeys(_range_text(g, r) for r in used))
+
+
+def _trap_step(
+    grid: Grid, cl: _Clusters, table: _RangeTable, c: int, x: int, off: np.ndarray, locked: np.ndarray,
+) -> Step:
+    g = grid.geometry
+    premise = Literal(g.candidate(x), on=True)
+    P = nx.DiGraph(kind="coloring")
+    P.add_node(premise, role=Role.PREMISE)
+    a, used = _both_colors_off(
+        grid, cl, table, c, P, off, locked, lambda k, role: _weak(g, P, premise, k, role),
     )
+    target = g.candidate(x)
+    P.graph.update(rule="range-trap", ranges=_ranges_text(g, used), colors=_colors_text(g, cl, c, cl.color[a]))
     notation = f"range-trap ({'; '.join(P.graph['ranges'])}) => {target.cell}<>{target.digit}"
     return make_step(TECHNIQUE, eliminations=[target], premises=(premise,), proof=P, notation=notation)
