@@ -438,7 +438,9 @@ def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst:
     dist[premises, pi] = 0
     if not len(pred_src):
         return dist, 0
-    starts = np.flatnonzero(np.r_[True, pred_dst[1:] != pred_dst[:-1]])
+    first = np.ones(len(pred_dst), dtype=bool)
+    np.not_equal(pred_dst[1:], pred_dst[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
     dsts = pred_dst[starts]
     D = len(dsts)
     row = np.full(L, D, dtype=np.int64)  # compact row of each literal; D: the zero row
@@ -449,7 +451,7 @@ def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst:
     seen = np.zeros((D, W), dtype=np.uint64)
     pr = row[premises]
     inner = pr < D
-    np.bitwise_or.at(seen, (pr[inner], (pi >> 6)[inner]), pbits[inner])
+    seen[pr[inner], (pi >> 6)[inner]] = pbits[inner]  # one premise per literal
     src = row[pred_src]
     buf = np.zeros((D + 1, W), dtype=np.uint64)
     new = buf[:D]
@@ -467,14 +469,27 @@ def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst:
             if level >> j & 1:
                 plane |= new
         red = np.bitwise_or.reduceat(buf.take(src, axis=0), starts, axis=0)
-    def unpack(x: np.ndarray) -> np.ndarray:
-        return np.unpackbits(x.view(np.uint8), axis=1, count=P, bitorder="little")
-
-    d = np.zeros((D, P), dtype=np.uint8 if len(planes) <= 8 else np.int16)
+    # decode: each byte of a plane spreads to 8 int16 lanes (one per premise) by table
+    one, unreached = _LANES
+    d = unreached.take((~seen).view(np.uint8), axis=0)  # INF where never reached: (D, 8W, 2)
     for j, plane in enumerate(planes):
-        d |= unpack(plane).astype(d.dtype) << j
-    dist[dsts] = np.where(unpack(seen).view(bool), d, np.int16(INF))
+        bits = one.take(plane.view(np.uint8), axis=0)
+        if j:
+            bits <<= np.uint64(j)
+        d |= bits
+    dist[dsts] = d.view(np.int16).reshape(D, -1)[:, :P]
     return dist, level - 1
+
+
+def _lanes() -> tuple[np.ndarray, np.ndarray]:
+    lanes = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.uint16)  # byte -> its 8 bits
+    out = lanes.view(np.uint64), (lanes * np.uint16(INF)).view(np.uint64)
+    for x in out:
+        x.setflags(write=False)
+    return out
+
+
+_LANES = _lanes()  # (256, 2) uint64 each: a byte's bits as int16 lanes of 1, and of INF
 
 
 def chain_search(grid: Grid, *, families: Collection[str] = FAMILIES, links: LiteralGraph | None = None) -> ChainSearch:
