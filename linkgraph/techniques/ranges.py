@@ -15,11 +15,18 @@ left), ON because every other live member of the box's set X is OFF, and
 weakly linked to the rest of its line.
 
 Ranges matter in combination with the strong links of 3D Medusa clusters
-(`linkgraph.techniques.coloring`). A **range trap** is a candidate ``x``
-outside a cluster that forces both colours of it OFF, at least one of them
-only through a range: ``x`` true would make colour A false (so colour B
-true) and some candidate of colour B false, so ``x`` is false. Seeing both
-colours directly is plain 3D Medusa (rule 4) and is not reported.
+(`linkgraph.techniques.coloring`), in two forms:
+
+- **range trap** (rule ``range-trap``): a candidate ``x`` outside a cluster
+  that forces both colours of it OFF, at least one of them only through a
+  range: ``x`` true would make colour A false (so colour B true) and some
+  candidate of colour B false, so ``x`` is false. Seeing both colours
+  directly is plain 3D Medusa (rule 4) and is not reported.
+- **range colour trap** (rule ``range-color-trap``): the same with a whole
+  colour of another cluster as the premise. Colour W true turns OFF what
+  its candidates see and its cluster's other colour; if that, directly or
+  through a range, forces both colours of a second cluster OFF, colour W is
+  false and every candidate of it is eliminated.
 
 How it relates to its neighbours on the ladder:
 
@@ -32,28 +39,36 @@ How it relates to its neighbours on the ladder:
 - What neither gives is the trap with *two* ranges, one for each colour:
   typically ``x`` clears a cell's other digits, two boxes lock two digits
   onto one line, and that line holds a bivalue cell of exactly those digits.
-- The mirror image, a colour whose own candidates lock a range onto another
-  candidate of that colour, is not searched: that candidate sees the range's
-  places on its line, so with the colour true the whole box loses the digit,
-  which is 3D Medusa's unit-emptied rule.
+- A colour whose own candidates lock a range onto another candidate of that
+  colour is not searched: that candidate sees the range's places on its
+  line, so with the colour true the whole box loses the digit, which is 3D
+  Medusa's unit-emptied rule.
 
 Ranges are taken one level deep: the OFF candidates that lock a box come
 from the premise directly, not from another range.
 
 Proofs
 ------
-One premise, ``+x``, refuted (``P.graph["kind"] == "coloring"``, rule
-``range-trap``; checked by `linkgraph.verify.check_step` like the colouring
-proofs). A range appears as ``+x -> -y`` (weak, for each place ``y`` of the
-box off the line), ``-y -> +G`` (strong, via the box's set X: every other
-live member is OFF; ``G`` is a `Group`, or a candidate when one place is
-left), ``+G -> -t`` (weak, via the line's set X). ``+x`` turns a candidate
-``a`` of one colour OFF (directly or through a range), the cluster's strong
-links from ``a`` lead to ``+b`` for a ``b`` of the other colour, and ``+x``
-turns ``b`` OFF too (the two ``b`` literals have role ``contradiction``).
+``P.graph["kind"] == "coloring"``, checked by `linkgraph.verify.check_step`
+like the colouring proofs. A range appears as ``+u -> -y`` (weak, for each
+place ``y`` of the box off the line), ``-y -> +G`` (strong, via the box's
+set X: every other live member is OFF; ``G`` is a `Group`, or a candidate
+when one place is left), ``+G -> -t`` (weak, via the line's set X). The
+contradiction on the trapped cluster: a candidate ``a`` of one colour goes
+OFF (directly or through a range), the cluster's strong links from ``a``
+lead to ``+b`` for a ``b`` of the other colour, and ``b`` goes OFF too (the
+two ``b`` literals have role ``contradiction``).
+
+- A range trap refutes its one premise ``+x``.
+- A range colour trap is a two-branch proof on a candidate ``r`` of colour
+  W: the ``+r`` branch follows W's cluster from ``r`` and ends in the
+  contradiction, the ``-r`` branch turns every candidate of W OFF.
+
 Graph attributes: ``rule``, ``ranges`` (each range used, as ``box set X:
-group => line set X``) and ``colors`` (the cluster's colours as text, the
-colour of ``a`` first).
+group => line set X``), ``colors`` (the colours as text: of the trapped
+cluster, the colour of ``a`` first, for a trap; of W's cluster, W first,
+for a colour trap) and, for a colour trap, ``trapped`` (the trapped
+cluster's colours).
 
 References
 ----------
@@ -74,7 +89,7 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.coloring import _Clusters, _colors_text, _depths, _Proof
+from linkgraph.techniques.coloring import _Clusters, _colors_text, _depths, _Proof, _witness
 
 __all__ = ["almost_locked_ranges", "find_ranges"]
 
@@ -204,11 +219,13 @@ class _RangeTable:
 
 # ---- the finder ---------------------------------------------------------------
 def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
-    """Yield almost-locked-range steps: range traps on 3D Medusa clusters.
+    """Yield almost-locked-range steps: range traps and range colour traps on 3D Medusa clusters.
 
     A range trap eliminates one candidate that, through an almost-locked
-    range, forces both colours of a cluster OFF. Candidates that see both
-    colours directly (plain 3D Medusa) are not reported.
+    range, forces both colours of a cluster OFF; a range colour trap
+    eliminates a colour of one cluster that does so to another cluster.
+    Candidates that see both colours directly (plain 3D Medusa) are not
+    reported.
 
     Parameters
     ----------
@@ -218,9 +235,9 @@ def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
     Yields
     ------
     Step
-        Technique ``"almost-locked-range"``, one elimination each, by
-        candidate; the proof refutes the premise that the candidate is true
-        (see the module docstring).
+        Technique ``"almost-locked-range"``: range traps first, one
+        elimination each, by candidate; then range colour traps, one per
+        false colour. The proofs are described in the module docstring.
 
     Examples
     --------
@@ -247,6 +264,7 @@ def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
     if not table.ranges:
         return
     yield from _traps(grid, cl, table)
+    yield from _color_traps(grid, cl, table)
 
 
 def _class_masks(grid: Grid, cl: _Clusters) -> np.ndarray:
@@ -282,6 +300,28 @@ def _traps(grid: Grid, cl: _Clusters, table: _RangeTable) -> Iterator[Step]:
                     continue
                 yield _trap_step(grid, cl, table, c, x, off[i], locked[i])
                 break
+
+
+def _color_traps(grid: Grid, cl: _Clusters, table: _RangeTable) -> Iterator[Step]:
+    g = grid.geometry
+    live = grid.live
+    M = _class_masks(grid, cl)
+    seen = np.stack([g.sees[np.flatnonzero(row)].any(axis=0) for row in M]) & live[None, :]
+    other = M.reshape(-1, 2, M.shape[1])[:, ::-1].reshape(M.shape)
+    off = seen | other  # colour w true: what it sees and its other colour are OFF
+    locked = table.lock(M, off)
+    Mf = M.T.astype(np.float32)
+    direct = ((off.astype(np.float32) @ Mf) > 0).reshape(len(M), -1, 2)
+    ranged = ((locked.astype(np.float32) @ table.counts(M)) > 0).reshape(len(M), -1, 2)
+    found = (direct | ranged).all(axis=2) & ~direct.all(axis=2)
+    own = np.repeat(np.arange(len(cl.clusters)), 2)
+    found[np.arange(len(M)), own] = False  # a colour against its own cluster is plain 3D Medusa
+    twice = (seen & M).any(axis=1)
+    for w in np.flatnonzero(found.any(axis=1) & ~twice).tolist():
+        if found[w ^ 1].any() and not twice[w ^ 1]:
+            continue  # both colours of the cluster fail: the grid itself is broken
+        c = int(np.flatnonzero(found[w])[0])
+        yield _color_trap_step(grid, cl, table, w, c, M[w], off[w], locked[w])
 
 
 # ---- proofs -------------------------------------------------------------------
@@ -412,3 +452,36 @@ def _trap_step(
     P.graph.update(rule="range-trap", ranges=_ranges_text(g, used), colors=_colors_text(g, cl, c, cl.color[a]))
     notation = f"range-trap ({'; '.join(P.graph['ranges'])}) => {target.cell}<>{target.digit}"
     return make_step(TECHNIQUE, eliminations=[target], premises=(premise,), proof=P, notation=notation)
+
+
+def _color_trap_step(
+    grid: Grid, cl: _Clusters, table: _RangeTable, w: int, c: int, mine: np.ndarray, off: np.ndarray,
+    locked: np.ndarray,
+) -> Step:
+    g = grid.geometry
+    bad = np.flatnonzero(mine)
+    proof = _Proof(grid, cl, int(bad[0]))  # premises +r and -r, r of the colour
+    P = proof.P
+    depth = _depths(proof.parent)
+
+    def off_lit(k: int, role: Role) -> Literal:
+        if cl.cluster.get(k) == w // 2:
+            return proof.path(k, True)  # the colour's other side: OFF with it
+        a = _witness(depth, bad[g.sees[bad, k]])
+        return proof.off(proof.path(a, True), k, role)
+
+    a, used = _both_colors_off(grid, cl, table, c, P, off, locked, off_lit)
+    for k in bad.tolist():
+        lit = proof.path(k, False)
+        if P.nodes[lit]["role"] != Role.PREMISE:
+            P.nodes[lit]["role"] = Role.CONCLUSION
+    colors = _colors_text(g, cl, w // 2, w % 2)
+    P.graph.update(
+        rule="range-color-trap", ranges=_ranges_text(g, used), colors=colors,
+        trapped=_colors_text(g, cl, c, cl.color[a]),
+    )
+    elims = [g.candidate(k) for k in bad.tolist()]
+    notation = f"range-color-trap ({'; '.join(P.graph['ranges'])}) => " + ", ".join(
+        f"{e.cell}<>{e.digit}" for e in sorted(elims)
+    )
+    return make_step(TECHNIQUE, eliminations=elims, premises=proof.premises, proof=P, notation=notation)

@@ -15,6 +15,7 @@ from tests.techniques.patterncases import check_case, check_sound, prepared, rea
 TECH = "almost-locked-range"
 CASES = read_cases("ranges")
 SINGLE, GROUP = CASES[0][1], CASES[1][1]  # the first two cases: one place left in box 2, two
+COLOR = CASES[4][1]  # the colour trap
 
 # Positions from real puzzles, reached by our ladder below this rung (kept as text so that new lower
 # rungs do not move them). Each expectation is hand-checked in its comment and by the oracle.
@@ -87,6 +88,21 @@ def test_trap_proof_shape():
     assert contradiction == ["+r1c1#1", "-r1c1#1"]
 
 
+def test_color_trap_proof_refutes_the_colour():
+    grid = lg.Grid.parse(COLOR)
+    step = next(s for s in ranges.almost_locked_ranges(grid) if s.proof.graph["rule"] == "range-color-trap")
+    P = step.proof
+    assert sorted(map(str, step.eliminations)) == ["r4c5#1", "r9c5#2"]
+    root = step.premises[0]
+    assert step.premises == (root, ~root) and str(root.cand) in P.graph["colors"][0]
+    assert P.graph["colors"] == [["r4c5#1", "r9c5#2"], ["r4c5#2"]]
+    assert sorted(map(sorted, P.graph["trapped"])) == [["r1c1#1"], ["r4c1#1"]]
+    # the ON branch ends in r1c1 both ON and OFF; the OFF branch turns the whole colour OFF
+    contradiction = sorted(str(n) for n, r in P.nodes(data="role") if r == Role.CONTRADICTION)
+    assert contradiction == ["+r1c1#1", "-r1c1#1"]
+    assert {"-r4c5#1", "-r9c5#2"} <= {str(n) for n in P}
+
+
 def test_two_range_proof_uses_both_digits():
     grid = lg.Grid.parse(STALL_21)
     step = next(s for s in ranges.almost_locked_ranges(grid) if str(min(s.eliminations)) == "r5c9#2")
@@ -143,8 +159,8 @@ def test_sound_on_top1465(corpus):
 @pytest.mark.slow
 def test_fires_where_the_rungs_below_stall(corpus):
     """After every default rung rated below this one has stalled (3D Medusa and its weak hinge
-    included), range traps still find sound, proven eliminations. Full top1465: 800 stalled
-    positions, fires on 33 (37 eliminations, every one a trap with two ranges)."""
+    included), the rung still finds sound, proven eliminations. Full top1465: 800 stalled
+    positions, fires on 47 (37 range traps, each with two ranges; 20 colour traps; 113 eliminations)."""
     rating = lg.techniques.TECHNIQUES[TECH].rating
     below = [t.name for t in lg.techniques.LADDER if t.default and t.rating < rating]
     fired = 0
