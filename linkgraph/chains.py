@@ -169,20 +169,20 @@ class ChainSearch:
         pc = self.premise_cands
         if variant == "cell":
             cells = pc // n
-            starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]]) if len(pc) else np.zeros(0, np.int64)
+            first = np.ones(len(pc), dtype=bool)
+            np.not_equal(cells[1:], cells[:-1], out=first[1:])
+            starts = np.flatnonzero(first)
             return cells[starts], np.arange(len(pc)), starts
         sm = g.set_members[g.number_of_cells :]
         live = self.graph.grid.live
-        prem = self.premise_of[sm]  # (H*n, n)
-        lv = live[sm]
-        cnt = lv.sum(axis=1)
-        ok = (cnt >= 2) & ((prem >= 0) | ~lv).all(axis=1)
-        sets = np.flatnonzero(ok)
-        members = prem[sets]
-        members = np.sort(np.where(members >= 0, members, BIG), axis=1)
+        prem = self.premise_of[sm]  # (H*n, n), -1 for a dead candidate or one that is no premise
+        ispremise = prem >= 0
+        cnt = live[sm].sum(axis=1)
+        sets = np.flatnonzero((cnt >= 2) & (ispremise.sum(axis=1) == cnt))  # every live member a premise
+        flat = prem[sets][ispremise[sets]]  # set by set (the order inside a set does not matter)
         sizes = cnt[sets]
-        flat = members[members < BIG]
-        starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.int64)
+        starts = np.zeros(len(sets), dtype=np.int64)
+        np.cumsum(sizes[:-1], out=starts[1:])
         return sets + g.number_of_cells, flat, starts
 
     def _cost(self) -> tuple[np.ndarray, np.ndarray, int]:
@@ -198,14 +198,13 @@ class ChainSearch:
         """
         if not hasattr(self, "_cost_cache"):
             tl = np.column_stack((self.premises, self.premises + 1)).ravel()  # premises ascend
-            d = self.dist[tl].T
-            reach = d < INF
             contra = self.contra_len < BIG
             n = self.geometry.size
             worst = n * self.depth + int(self.contra_len[contra].max(initial=0))  # depth: the longest chain
             K, dt = (1 << 10, np.uint16) if worst < 1 << 10 and n <= 31 else (1 << 20, np.int64)
+            cost = self.dist[tl].T.astype(dt)  # (P, targets)
             unreached = np.where(contra, K + self.contra_len, 2 * K).astype(dt)
-            cost = np.where(reach, d.astype(dt), unreached[:, None])
+            np.copyto(cost, unreached[:, None], where=cost >= INF)
             self._cost_cache = (tl, cost, K)
         return self._cost_cache
 
