@@ -443,7 +443,10 @@ def _group_links(grid: Grid, flag: np.ndarray, cand_node: np.ndarray, nc: int) -
     live = flag  # live candidates with a node, plus a dead slot (a group's members always have nodes)
     dig = np.arange(n)
     has = live[T.icand0[:, :, None] + dig]  # (I, w, n)
-    mask = np.tensordot(T.bit, has, axes=(0, 1)) if has.shape[1] > 1 else has[:, 0, :].astype(np.int64)  # (I, n)
+    if T.bit.size <= 8:  # (I, n): which cells of the intersection hold the digit, as bits
+        mask = np.packbits(has, axis=1, bitorder="little")[:, 0, :]
+    else:
+        mask = np.tensordot(T.bit, has, axes=(0, 1))
     size = _popcounts(T.bit.size)[mask]
     gi, gd = np.nonzero(size >= 2)
     if not len(gi):
@@ -474,7 +477,8 @@ def _group_links(grid: Grid, flag: np.ndarray, cand_node: np.ndarray, nc: int) -
     blocks.append((cat((2 * a1 + 1, 2 * o1 + 1)), cat((2 * o1, 2 * a1)), cat((p1, p1))))
     # two groups of one set, sharing no candidate
     pi1, pi2, pk = T.pairs.T
-    q, d = np.nonzero((gid[pi1] >= 0) & (gid[pi2] >= 0))
+    isg = gid >= 0
+    q, d = np.nonzero(isg[pi1] & isg[pi2])
     if len(q):
         keep = ~live[T.shared0[q] + d[:, None]].any(axis=1)
         q, d = q[keep], d[keep]
@@ -518,7 +522,7 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, base: int) -> t
     P = np.concatenate((grid.cands, np.zeros((1, n), dtype=bool)))[cells]  # (A, w, n)
     cells = np.where(valid, cells, -1)
     cnt = P.sum(axis=1)  # (A, n)
-    pos = np.take_along_axis(cells, P.argmax(axis=1), axis=1)  # (A, n): the cell of a single digit
+    pos = (P * cells[:, :, None]).sum(axis=1)  # (A, n): the cell of a single digit (used only there)
     single = cnt == 1
     A = len(cells)
     prio = F_ALS * _FAMW + base + np.arange(A)
@@ -541,7 +545,7 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, base: int) -> t
     seen[cnt == 0] = 0
     seen = seen.reshape(A * n, words)
     rows = np.flatnonzero(np.bitwise_or.reduce(seen, axis=1)) if words > 1 else np.flatnonzero(seen[:, 0])
-    r, ec = np.nonzero(np.unpackbits(seen[rows].view(np.uint8), axis=1, bitorder="little"))
+    r, ec = np.nonzero(np.unpackbits(seen[rows].view(np.uint8), axis=1, count=ncells, bitorder="little"))
     ea, ey = np.divmod(rows[r], n)
     if len(ea):
         srcmask = single[ea] & (np.arange(n)[None, :] != ey[:, None])  # (m, n)
