@@ -91,7 +91,7 @@ from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
 from linkgraph.techniques.coloring import _Clusters, _colors_text, _depths, _Proof, _witness
 
-__all__ = ["almost_locked_ranges", "find_ranges"]
+__all__ = ["Range", "almost_locked_ranges", "find_ranges"]
 
 TECHNIQUE = "almost-locked-range"
 _BOX_KINDS = ("box", "region")

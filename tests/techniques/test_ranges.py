@@ -20,7 +20,7 @@ COLOR = CASES[4][1]  # the colour trap
 # Positions from real puzzles, reached by our ladder below this rung (kept as text so that new lower
 # rungs do not move them). Each expectation is hand-checked in its comment and by the oracle.
 #
-# top1465 #250 (1-based line), after 21 steps of the rungs below (before an empty rectangle takes the
+# top1465 #250 (1-based line, as the seed counts: its r1c3#1 is no solution digit there), after 21 steps of the rungs below (before an empty rectangle takes the
 # same 1): the seed's example. r4c3 and r4c4 hold 1 and 5 only (the {15 15} pair). If r1c3 were 1,
 # r4c3 (column 3) is not 1, so it is 5 and r4c4 is 1; but r1c3 also clears r1c5 and r1c6 (row 1) of
 # box 2's 1s, leaving r2c4 and r3c4 (an almost-locked range on column 4), so r4c4 is not 1. The same
@@ -30,6 +30,8 @@ SEED_250 = (
     "13567 1357 4 9 157 137 8 156 2 135678 13578 135 2 1457 1347 159 1569 156 139 1234 8 7 149 5 149 "
     "12369 1346 159 6 125 8 3 124 14579 1259 145 1359 12345 7 6 149 124 1459 12359 8"
 )
+# The seed's other example, top95 #20 (r3c3#5), does not reproduce: in our top95 line 20 row 3 holds a
+# given 5, line 19's solution has r3c3 = 5, and along line 21's solve path the rung never removes it.
 SEED_250_PUZZLE = "......6894......7.....26...2...6.34...49..8.2...........87.5....6.83......7......"
 # top1465 #21, where the rungs below stall. r4c4 holds 4 and 9 only. Box 6 has its 4s and its 9s in
 # r4c7, r4c9 and r5c9 alone. If r5c9 were 2, 5 or 6, both digits would be locked into r4c79, leaving no
@@ -119,6 +121,19 @@ def test_checker_rejects_a_range_missing_a_place():
     bad = lg.make_step(step.technique, eliminations=step.eliminations, premises=step.premises, proof=P)
     with pytest.raises(ProofError):
         check_step(grid, bad)
+
+
+def test_medusa_traps_are_left_to_medusa():
+    # 3D Medusa's docstring position: r5c5#1 and r5c5#2 take different colours of the one cluster, so
+    # r5c5#3..#9 see both colours directly; that is 3D Medusa's result and this rung does not repeat it
+    grid = lg.Grid.empty()
+    out = [f"r1c1#{d}" for d in range(3, 10)]
+    out += [f"r1c{c}#1" for c in (2, 3, 4, 6, 7, 8, 9)] + [f"r{r}c5#1" for r in (2, 3, 4, 6, 7, 8, 9)]
+    out += [f"r{r}c1#2" for r in (2, 3, 4, 6, 7, 8, 9)] + [f"r5c{c}#2" for c in (2, 3, 4, 6, 7, 8, 9)]
+    grid = grid.eliminate({lg.Candidate.parse(c) for c in out})
+    medusa = {str(c) for s in coloring.medusa(grid) for c in s.eliminations}
+    assert {f"r5c5#{d}" for d in range(3, 10)} <= medusa
+    assert not medusa & {str(c) for s in ranges.almost_locked_ranges(grid) for c in s.eliminations}
 
 
 def test_nothing_without_clusters():
