@@ -85,6 +85,32 @@ def test_verify_command_over_a_sample_file(tmp_path, capsys):
     assert code == 0 and report["ok"]
 
 
+def test_verify_every_and_workers_give_the_same_report(tmp_path, capsys):
+    # every 2nd line of five (lines 1, 3, 5: a bad line among them), in one and in two processes
+    good = (SHIPPED / "euler96.txt").read_text().splitlines()
+    lines = [good[0], good[1], "12345", good[2], good[3]]
+    path = tmp_path / "sample.txt"
+    path.write_text("\n".join(lines) + "\n")
+    reports = []
+    for workers in ("1", "2"):
+        code = main(["verify", str(path), "--every", "2", "--workers", workers, "--format", "json"])
+        report = json.loads(capsys.readouterr().out)
+        report.pop("seconds")
+        reports.append(report)
+        assert code == 1  # the bad line fails the sweep
+    assert reports[0] == reports[1]
+    report = reports[0]
+    assert report["puzzles"] == 3 and report["bad_lines"] == 1 and report["solved"] == 2
+    assert [f["line"] for f in report["failures"]] == [3]
+    assert (report["unsound"], report["rejected"], report["crashed"]) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("option", ["--every", "--workers"])
+def test_verify_rejects_a_bad_count(option, capsys):
+    assert main(["verify", str(SHIPPED / "euler96.txt"), option, "0"]) == 2
+    assert option in capsys.readouterr().err
+
+
 # ---- the slow sweep over the shared corpora ---------------------------------------------
 
 

@@ -6,7 +6,9 @@ digit, an elimination must not be) and with the independent proof checker
 (`linkgraph.verify.check_step`). Prints the counts and the first failures;
 exits 1 when any step fails or any line cannot be checked (a bad line, a
 puzzle without a unique solution), 0 otherwise. A bad line is a row of the
-report, never a crash.
+report, never a crash. ``--every N`` checks an evenly spread sample (every Nth
+puzzle line); ``--workers N`` checks puzzles in N processes (the report is the
+same as with one).
 """
 
 from __future__ import annotations
@@ -48,6 +50,14 @@ class _Report:
             {"line": line, "kind": what, "step": step, "technique": technique, "message": message}
         )
 
+    def merge(self, other: _Report) -> None:
+        """Add the counts and failures of `other` (one puzzle's report) to this one."""
+        for name in ("puzzles", "solved", "bad_lines", "steps", "placements", "eliminations",
+                     "unsound", "rejected", "crashed"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.techniques.update(other.techniques)
+        self.failures.extend(other.failures)
+
     def to_dict(self, show: int) -> dict:
         return {
             "file": self.file,
@@ -78,6 +88,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ladder", default=None, help="technique ladder: default, basic, all or a comma list")
     p.add_argument("--limit", type=int, default=None, help="check only the first N puzzles")
     p.add_argument("--start", type=int, default=0, help="skip the first N puzzles")
+    p.add_argument("--every", type=int, default=1, help="check every Nth puzzle only (an even sample)")
+    p.add_argument("--workers", type=int, default=1, help="processes to check puzzles in (default 1)")
     p.add_argument("--show", type=int, default=10, help="print at most N failures (default 10)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     p.set_defaults(run=run)
@@ -122,8 +134,49 @@ def check_puzzle(grid, solution, *, ladder, report: _Report, line: int) -> None:
         current = current.apply(step)
 
 
-def run(args: argparse.Namespace) -> int:
+def _check_line(pl, ladder) -> _Report:
+    """One puzzle line's report: a bad line, an error, or its checked steps."""
     from linkgraph.oracle import solve_unique
+
+    report = _Report(file="", ladder="")
+    report.puzzles = 1
+    try:
+        grid = pl.grid()
+        solution = solve_unique(grid)
+    except LinkgraphError as exc:
+        report.bad_lines += 1
+        report.fail(pl.number, "bad line", f"{type(exc).__name__}: {exc}")
+        return report
+    try:
+        check_puzzle(grid, solution, ladder=ladder, report=report, line=pl.number)
+    except LinkgraphError as exc:
+        report.crashed += 1
+        report.fail(pl.number, "error", f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # a bug in a technique: report it as a row, keep sweeping
+        report.crashed += 1
+        report.fail(pl.number, "crash", f"{type(exc).__name__}: {exc}")
+    return report
+
+
+def _check_job(item):
+    pl, ladder = item
+    return _check_line(pl, ladder)
+
+
+def _ordered(pool, items, window: int):
+    """`pool.map(_check_job, items)` with at most `window` puzzles in flight (bounded memory)."""
+    from collections import deque
+
+    pending: deque = deque()
+    for item in items:
+        pending.append(pool.submit(_check_job, item))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def run(args: argparse.Namespace) -> int:
     from linkgraph.techniques import resolve_ladder
 
     if args.limit is not None and args.limit < 1:
@@ -132,29 +185,34 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError(f"--start: expected 0 or more, found {args.start}")
     if args.show < 0:
         raise OptionError(f"--show: expected 0 or more, found {args.show}")
+    if args.every < 1:
+        raise OptionError(f"--every: expected a positive number, found {args.every}")
+    if args.workers < 1:
+        raise OptionError(f"--workers: expected a positive number, found {args.workers}")
     resolve_ladder(args.ladder)  # UnknownTechniqueError before any work
     report = _Report(file=str(args.file), ladder=args.ladder or "default")
     t0 = time.perf_counter()
     tty = sys.stderr.isatty()
-    for pl in read_puzzles(args.file, limit=args.limit, start=args.start):
-        report.puzzles += 1
-        try:
-            grid = pl.grid()
-            solution = solve_unique(grid)
-        except LinkgraphError as exc:
-            report.bad_lines += 1
-            report.fail(pl.number, "bad line", f"{type(exc).__name__}: {exc}")
-            continue
-        try:
-            check_puzzle(grid, solution, ladder=args.ladder, report=report, line=pl.number)
-        except LinkgraphError as exc:
-            report.crashed += 1
-            report.fail(pl.number, "error", f"{type(exc).__name__}: {exc}")
-        except Exception as exc:  # a bug in a technique: report it as a row, keep sweeping
-            report.crashed += 1
-            report.fail(pl.number, "crash", f"{type(exc).__name__}: {exc}")
-        if tty and report.puzzles % 20 == 0:
-            print(f"\rverify: {report.puzzles} puzzles, {report.steps} steps", end="", file=sys.stderr)
+    lines = read_puzzles(args.file, start=args.start)
+    lines = (pl for i, pl in enumerate(lines) if i % args.every == 0)
+    if args.limit is not None:
+        lines = (pl for pl, _ in zip(lines, range(args.limit)))
+    if args.workers == 1:
+        reports = (_check_line(pl, args.ladder) for pl in lines)
+        pool = None
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(max_workers=args.workers)
+        reports = _ordered(pool, ((pl, args.ladder) for pl in lines), 4 * args.workers)
+    try:
+        for one in reports:  # in file order, whatever the worker count
+            report.merge(one)
+            if tty and report.puzzles % 20 == 0:
+                print(f"\rverify: {report.puzzles} puzzles, {report.steps} steps", end="", file=sys.stderr)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     if tty:
         print("\r", end="", file=sys.stderr)
     report.seconds = time.perf_counter() - t0
