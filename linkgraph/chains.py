@@ -111,8 +111,7 @@ class ChainSearch:
         P = len(self.premises)
         pr = np.arange(P)
         if len(dist):
-            both = dist[0::2].astype(np.int32)
-            both += dist[1::2]  # (nodes, P)
+            both = dist[0::2] + dist[1::2]  # (nodes, P); 2 * INF still fits int16
             how = both.argmin(axis=0)
             best = both[how, pr].astype(np.int64)
         else:
@@ -135,14 +134,19 @@ class ChainSearch:
             sets = sets[ok]
             starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
         if len(sets) and P:
-            # an unreached member (INF) makes the total >= INF; reached ones sum below it
-            off = dist[1::2]
-            if g.size * self.depth >= INF:
-                off = np.where(off < INF, off, np.int32(BIG))
-            tot = _segment_sums(off, nodes, starts, cnt[sets], np.int32)  # (sets, P)
+            # distances capped at `cap`: an unreached member makes the total >= cap, reached
+            # ones (each at most depth) sum below it; int16 sums when they cannot overflow
+            n = g.size
+            if n * self.depth < 1 << 11 and n << 11 < 1 << 15:
+                cap = 1 << 11
+                off, dt = np.minimum(dist[1::2], np.int16(cap)), None
+            else:
+                cap = BIG
+                off, dt = np.where(dist[1::2] < INF, dist[1::2], np.int32(BIG)), np.int64
+            tot = _segment_sums(off, nodes, starts, cnt[sets], dt)  # (sets, P)
             j = tot.argmin(axis=0)
-            t = tot[j, pr]
-            better = (t < best) & (t < INF)
+            t = tot[j, pr].astype(np.int64)
+            better = (t < best) & (t < cap)
             best = np.where(better, t, best)
             how = np.where(better, -(sets[j] + 1), how)
         self.contra_len = np.where(best < INF, best, BIG)
