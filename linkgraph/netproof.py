@@ -245,9 +245,11 @@ class BranchProof:
         return [(kind, j, keys) for _, kind, j, keys in opts[:_MAX_OPTIONS]]
 
     # ---- support DAG -----------------------------------------------------------
-    def support(self, keys, limit: int | None = None) -> set | None:
-        """Literal keys (and group keys) needed for `keys`; None once more than `limit`."""
+    def support(self, keys, limit: int | None = None, node_limit: int | None = None) -> set | None:
+        """Literal keys (and group keys) needed for `keys`; None once more than `limit` keys
+        or more than `node_limit` proof-graph nodes (as `nodes` counts them)."""
         seen: set = set()
+        named: set = set()
         stack = list(keys)
         deferred: list = []  # literals only a sub-net explains: their sub-nets run in a batch
         while stack or deferred:
@@ -263,6 +265,10 @@ class BranchProof:
             seen.add(key)
             if limit is not None and len(seen) > limit:
                 return None
+            if node_limit is not None and key[0] != "empty":
+                named.add(self._node(key))
+                if len(named) > node_limit:
+                    return None
             if key[0] == "group" or key[0] == "empty":
                 stack.extend(p for p, _ in self._parents(key))
                 continue
@@ -288,6 +294,11 @@ class BranchProof:
             else:
                 stack.extend(p for p, _ in self._local_reason(*key) or ())
         return seen
+
+    def contradiction_exceeds(self, limit: int) -> bool:
+        """True if every contradiction option's net has more than `limit` nodes (so the best
+        one does too); each walk stops once past `limit`."""
+        return all(self.support(keys, node_limit=limit) is None for _, _, keys in self.contradiction_options())
 
     def contradiction_bound(self) -> int:
         """A lower bound on the node count of `explain()`'s contradiction net (no sub-net run)."""

@@ -436,11 +436,21 @@ def _bound(prop: Propagation, cand, cache: dict) -> int:
     return len(nodes)
 
 
+def _exceeds(prop: Propagation, cand, cache: dict, limit: int) -> bool:
+    """True if `_build`'s size for `cand` would be more than `limit` (walks stop past it)."""
+    kind, _, _, (k, on), branches = cand
+    if kind == "contradiction":
+        return _branch_proof(prop, branches[0], cache).contradiction_exceeds(limit)
+    return any(_branch_proof(prop, b, cache).support([(k, on)], node_limit=limit) is None for b in branches)
+
+
 def _shortest_nested(prop, cands, cache, level) -> Iterator[Step]:
     """`_shortest` for nested nets, where explaining a net runs a sub-net per nested
     inference: each candidate's bound is refined in two stages (the rounds, then the
-    supports without sub-nets) before it is built, and every heap entry is ordered by
-    (bound or size, tie key), so the steps come in the same order as building them all."""
+    supports without sub-nets) before it is built, and a candidate is built only as far
+    as it could still beat the smallest net built so far (past that, its bound becomes
+    that size + 1). Every heap entry is ordered by (bound or size, tie key), so the steps
+    come in the same order as building them all."""
     st = prop.structure
     tiebreak = count()
     heap = []
@@ -454,6 +464,10 @@ def _shortest_nested(prop, cands, cache, level) -> Iterator[Step]:
         if stage == 0:
             heapq.heappush(heap, (max(value, _bound(prop, item, cache)), tie, next(tiebreak), 1, item))
         elif stage == 1:
+            best = min((e[0] for e in heap if e[3] == 2), default=None)
+            if best is not None and _exceeds(prop, item, cache, best):
+                heapq.heappush(heap, (best + 1, tie, next(tiebreak), 1, item))
+                continue
             built = _build(prop, item, cache, level)
             if built is not None:
                 size, tie2, make = built
