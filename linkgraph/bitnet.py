@@ -159,9 +159,25 @@ class Run:
 
     def rounds(self, b):
         """(ron, roff) rows of branch b."""
-        L = self.on0.shape[1]
-        bs, ks = np.full(L, int(b)), np.arange(L)
-        return self.round_of(True, bs, ks).astype(np.int16), self.round_of(False, bs, ks).astype(np.int16)
+        b = int(b)
+        return self._row(True, b).astype(np.int16), self._row(False, b).astype(np.int16)
+
+    def _row(self, on: bool, b: int) -> np.ndarray:
+        """`round_of` for every candidate of one branch: one word column of the stack."""
+        r = np.where((self.on0 if on else self.off0)[b], 0, -1).astype(np.int64)
+        stack = self._stacks[0 if on else 1]
+        if stack is not None:
+            hit = ((stack[:, :, b >> 6] >> np.uint64(b & 63)) & np.uint64(1)).astype(bool)  # (T, L)
+            seen = hit.any(axis=0) & (r < 0)
+            r[seen] = hit[:, seen].argmax(axis=0) + 1
+        if self.tail is not None:
+            pos = int(self.tail_pos[b])
+            if pos >= 0:
+                q = np.flatnonzero(r < 0)
+                if len(q):
+                    rt = self.tail._row(on, pos)[q]
+                    r[q] = np.where(rt > 0, rt + self.t0, -1)
+        return r
 
     def round_of(self, on: bool, bs, ks) -> np.ndarray:
         """Round of literal (ks[i], on) in branch bs[i] for every i (-1: never, 0: premise)."""

@@ -37,6 +37,7 @@ class BranchProof:
         self.level = level
         self._memo: dict = {}  # (k, on) -> reason; "best" -> best contradiction
         self._nets: set[tuple[int, bool]] = set()  # literals only a sub-net explains
+        self._pkeys: dict = {}  # (k, on) -> parent keys of its reason (what supports walk)
 
     @cached_property
     def _weak_parent(self) -> list[int]:
@@ -98,6 +99,32 @@ class BranchProof:
             out = self._memo[key]
         self._memo[key] = out
         return out
+
+    def _parent_keys(self, k: int, on: bool):
+        """The parent keys of `_local_reason(k, on)` (None likewise), without the edge texts:
+        what the support walks need (the texts are written only when a proof is explained)."""
+        key = (k, on)
+        pk = self._pkeys.get(key)
+        if pk is not None:
+            return pk
+        t = self.round(k, on)
+        if t <= 0:
+            pk = []
+        elif on:
+            j = self._strong_set[k]
+            assert j >= 0, "ON literal without a reason"
+            pk = [(m, False) for m in self.st.members_list[j] if m != k]
+        else:
+            j = self._weak_parent[k]
+            if j >= 0:
+                pk = [(j, True)]
+            else:
+                out = self._local_reason(k, on)
+                if out is None:
+                    return None
+                pk = [p for p, _ in out]
+        self._pkeys[key] = pk
+        return pk
 
     def _local_reason(self, k: int, on: bool):
         """The reason of (k, on) from sets, groups and patterns; None if only a sub-net explains it."""
@@ -214,6 +241,19 @@ class BranchProof:
         """The proof-graph nodes of the literal and group keys `keys` (as `explain` names them)."""
         return {self._node(key) for key in keys if key[0] != "empty"}
 
+    @staticmethod
+    def node_count(keys) -> int:
+        """``len(nodes(keys))`` without naming the nodes: distinct literal keys are distinct
+        literals, and group keys name the same node when their groups are equal."""
+        n, groups = 0, set()
+        for key in keys:
+            k0 = key[0]
+            if k0 == "group":
+                groups.add(key[1])
+            elif k0 != "empty":
+                n += 1
+        return n + len(groups)
+
     def premise_keys(self, keys, targets=()) -> list:
         """The keys among `keys` that `explain` makes premises (round 0, not a target)."""
         return [key for key in keys if key[0] not in ("group", "empty") and key not in targets
@@ -249,7 +289,8 @@ class BranchProof:
         """Literal keys (and group keys) needed for `keys`; None once more than `limit` keys
         or more than `node_limit` proof-graph nodes (as `nodes` counts them)."""
         seen: set = set()
-        named: set = set()
+        groups: set = set()  # the group nodes (literal keys are one node each)
+        n_lits = 0
         stack = list(keys)
         deferred: list = []  # literals only a sub-net explains: their sub-nets run in a batch
         while stack or deferred:
@@ -265,18 +306,23 @@ class BranchProof:
             seen.add(key)
             if limit is not None and len(seen) > limit:
                 return None
-            if node_limit is not None and key[0] != "empty":
-                named.add(self._node(key))
-                if len(named) > node_limit:
-                    return None
-            if key[0] == "group" or key[0] == "empty":
+            k0 = key[0]
+            if k0 == "group" or k0 == "empty":
+                if node_limit is not None and k0 == "group":
+                    groups.add(key[1])
+                    if n_lits + len(groups) > node_limit:
+                        return None
                 stack.extend(p for p, _ in self._parents(key))
                 continue
-            out = self._local_reason(*key)
+            if node_limit is not None:
+                n_lits += 1
+                if n_lits + len(groups) > node_limit:
+                    return None
+            out = self._parent_keys(*key)
             if out is None:
                 deferred.append(key)
             else:
-                stack.extend(p for p, _ in out)
+                stack.extend(out)
         return seen
 
     def shallow_support(self, keys) -> set:
@@ -292,7 +338,7 @@ class BranchProof:
             if key[0] == "group" or key[0] == "empty":
                 stack.extend(p for p, _ in self._parents(key))
             else:
-                stack.extend(p for p, _ in self._local_reason(*key) or ())
+                stack.extend(self._parent_keys(*key) or ())
         return seen
 
     def contradiction_exceeds(self, limit: int) -> bool:
@@ -302,7 +348,7 @@ class BranchProof:
 
     def contradiction_bound(self) -> int:
         """A lower bound on the node count of `explain()`'s contradiction net (no sub-net run)."""
-        return min((len(self.nodes(self.shallow_support(keys))) for _, _, keys in self.contradiction_options()),
+        return min((self.node_count(self.shallow_support(keys)) for _, _, keys in self.contradiction_options()),
                    default=0)
 
     def _parents(self, key):

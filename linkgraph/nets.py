@@ -257,16 +257,16 @@ def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple
     # the size is read off the supports; the proof graph is built only for a step yielded
     if kind == "contradiction":
         bp = _branch_proof(prop, branches[0], cache)
-        size = len(bp.nodes(bp.best_contradiction()[3]))
+        size = bp.node_count(bp.best_contradiction()[3])
     else:
-        nodes: set = set()
+        keys: set = set()
         for b in branches:
             bp = _branch_proof(prop, b, cache)
             sup = bp.support([(k, on)])
             if not bp.premise_keys(sup, targets=((k, on),)):
                 return None
-            nodes |= bp.nodes(sup)
-        size = len(nodes)
+            keys |= sup
+        size = BranchProof.node_count(keys)
 
     def proof() -> nx.DiGraph:
         if kind == "contradiction":
