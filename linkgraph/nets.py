@@ -405,14 +405,19 @@ def _shortest(prop, cands, cache, level) -> Iterator[Step]:
     if level >= 1:
         yield from _shortest_nested(prop, cands, cache, level)
         return
-    pending = sorted(cands, key=lambda c: (c[1], _KIND_ORDER[c[0]], c[2]))
+    # pending: (lower bound, kind, search order, candidate); a candidate whose walks pass the
+    # smallest size built so far goes back with that size + 1 as its bound, unbuilt (the steps
+    # come in (size, tie key) order whatever is built when, so they are the same)
+    pending = [(c[1], _KIND_ORDER[c[0]], c[2], c) for c in cands]
+    heapq.heapify(pending)
     heap: list = []
     tiebreak = count()
-    i = 0
-    while i < len(pending) or heap:
-        while i < len(pending) and (not heap or pending[i][1] <= heap[0][0]):
-            c = pending[i]
-            i += 1
+    while pending or heap:
+        while pending and (not heap or pending[0][0] <= heap[0][0]):
+            c = heapq.heappop(pending)[3]
+            if heap and _exceeds(prop, c, cache, heap[0][0]):
+                heapq.heappush(pending, (heap[0][0] + 1, _KIND_ORDER[c[0]], c[2], c))
+                continue
             built = _build(prop, c, cache, level)
             if built is not None:
                 size, tie, make = built
