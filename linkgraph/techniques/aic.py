@@ -34,13 +34,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.model import Group
 from linkgraph.steps import Step
+from linkgraph.techniques.base import cached
 from linkgraph.techniques.chainproof import chain_step
 from linkgraph.techniques.singledigit import bitcount
 
@@ -58,6 +59,20 @@ class _Net:
     strong: np.ndarray  # (N, N) bool
     weak: np.ndarray  # (N, N) bool, includes strong
     sees_all: np.ndarray  # (N, C) bool: candidate sees every member of the node (and is none)
+    table: np.ndarray | None = None  # (N, width) member candidate indices, -1 pads (grouped net)
+
+    @cached_property
+    def preds(self) -> dict[bool, tuple[np.ndarray, np.ndarray]]:
+        """Per link kind (True: strong): (targets v, sources u) of every link u -> v, by v then u."""
+        return {True: _nonzero2(self.strong), False: _nonzero2(self.weak)}
+
+    @cached_property
+    def sees_packed(self) -> np.ndarray:
+        """`sees_all` packed, one row of uint64 words per node."""
+        N, C = self.sees_all.shape
+        pad = np.zeros((N, (C + 63) // 64 * 64), dtype=bool)
+        pad[:, :C] = self.sees_all
+        return np.packbits(pad, axis=1, bitorder="little").view(np.uint64)
 
     def node(self, i: int):
         """The Candidate or Group of node `i` (built when a chain is read back)."""
@@ -214,7 +229,7 @@ def _grouped_net(grid: Grid) -> _Net:
     full = size[a] + size[b] == live_per_set[s]
     strong = _links(N, a[full], b[full])
     weak |= strong
-    return _Net(g, members, strong, weak, sees_all)
+    return _Net(g, members, strong, weak, sees_all, table)
 
 
 class _Search:
@@ -229,50 +244,40 @@ class _Search:
     matrix entry ``[v, u]`` lets the search go from ``u`` to ``v``.
     """
 
-    def __init__(self, net: _Net, starts: int | None = None):
+    def __init__(self, net: _Net, starts: int | None = None, preds: dict | None = None):
         N = len(net.members)
         self.net = net
         self.N = N if starts is None else starts  # bits per node: one per start
         self.words = max(1, (self.N + 63) // 64)
-        self.preds = {True: self._preds(net.strong), False: self._preds(net.weak)}
-        start = np.eye(N, self.N, dtype=bool)
-        self.frontier = self._pack(start)  # (N nodes, words): starts reaching v at the last level
+        # per link kind (True: strong): (targets v, sources u) of every link u -> v, by v then u
+        self.preds = preds if preds is not None else net.preds
+        self.frontier = np.zeros((N, self.words), dtype=np.uint64)  # (N nodes, words): starts reaching v last
+        first = np.arange(min(N, self.N))
+        self.frontier[first, first >> 6] = np.left_shift(np.uint64(1), (first & 63).astype(np.uint64))
         self.seen = {False: self.frontier.copy(), True: np.zeros_like(self.frontier)}
         self.history = [self.frontier]
         self.level = 0
         self.alive = N > 0
-        C = net.sees_all.shape[1]
-        pad = np.zeros((N, (C + 63) // 64 * 64), dtype=bool)
-        pad[:, :C] = net.sees_all
-        self.sees_packed = np.packbits(pad, axis=1, bitorder="little").view(np.uint64)
-
-    def _preds(self, adj: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(targets with a predecessor, segment starts, predecessors sorted by target)."""
-        v, u = _nonzero2(adj)  # adj[v, u]: u -> v (the AIC nets' links are symmetric)
-        targets, first = np.unique(v, return_index=True)
-        return targets, first, u
-
-    def _pack(self, bits: np.ndarray) -> np.ndarray:
-        """(nodes, starts) bool -> (nodes, words) uint64."""
-        padded = np.zeros((bits.shape[0], self.words * 64), dtype=bool)
-        padded[:, : bits.shape[1]] = bits
-        return np.packbits(padded, axis=1, bitorder="little").view(np.uint64)
 
     def _unpack(self, words: np.ndarray) -> np.ndarray:
         return np.unpackbits(words.view(np.uint8), axis=1, bitorder="little", count=self.N).view(bool)
 
-    def advance(self) -> np.ndarray | None:
+    def advance(self, unpack: bool = True) -> np.ndarray | None:
         """Run the next level; the (node, start) bool array newly reached at an ON level (an empty
-        tuple at an OFF level), or None when the search is over."""
+        tuple at an OFF level; packed, as in `history`, unless `unpack`), or None when the search is over."""
         if not self.alive or self.level >= MAX_NODES:
             self.alive = False
             return None
         self.level += 1
         on = bool(self.level % 2)  # OFF -> ON through strong links, ON -> OFF through weak links
-        targets, first, u = self.preds[on]
+        v, u = self.preds[on]
+        # only the links out of nodes reached at the last level carry anything
+        sel = self.frontier.any(axis=1)[u]
+        v, u = v[sel], u[sel]
         new = np.zeros_like(self.frontier)
         if len(u):
-            new[targets] = np.bitwise_or.reduceat(self.frontier[u], first, axis=0)
+            first = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1])))
+            new[v[first]] = np.bitwise_or.reduceat(self.frontier[u], first, axis=0)
         new &= ~self.seen[on]
         self.seen[on] |= new
         self.frontier = new
@@ -280,7 +285,9 @@ class _Search:
             self.alive = False
             return None
         self.history.append(new)
-        return self._unpack(new) if on else ()
+        if not on:
+            return ()
+        return self._unpack(new) if unpack else new
 
     def reached_at(self, level: int, a: int) -> np.ndarray:
         """The nodes first reached at `level` from start `a` (bool, per node)."""
@@ -328,7 +335,7 @@ def _level_items(net_i: int, search: _Search, reached: np.ndarray) -> list[tuple
             items.append(((0, net_i, a, 0, a), a, a))
     b_idx, a_idx = _nonzero2(reached & _below(len(reached)))  # a < b: read backwards, the same chain
     if len(a_idx):
-        packed = search.sees_packed
+        packed = search.net.sees_packed
         counts = _popcount(packed[a_idx] & packed[b_idx])
         hit = counts > 0
         for a, b, c in zip(a_idx[hit].tolist(), b_idx[hit].tolist(), counts[hit].tolist()):
@@ -417,5 +424,6 @@ def aics(grid: Grid, *, groups: bool = True) -> Iterator[Step]:
     'aic'
     """
     if groups:
-        return _chains(grid, [_grouped_net(grid)], "grouped-aic")
+        # the net is kept for the ALS chains, the rung after the next, on the same grid
+        return _chains(grid, [cached("grouped-net", grid, _grouped_net)], "grouped-aic")
     return _chains(grid, [_candidate_net(grid, "aic")], "aic")

@@ -99,6 +99,7 @@ from linkgraph.model import Als, Candidate, Family, Group, LinkKind, Literal, Ro
 from linkgraph.steps import Step, make_step
 from linkgraph.techniques.aic import _grouped_net, _Net, _nonzero2, _popcount, _Search
 from linkgraph.techniques.alsets import ALS_MAX_SIZE, AlsTable, als_table
+from linkgraph.techniques.base import cached
 from linkgraph.techniques.chainproof import strong_via, weak_via
 
 __all__ = ["ALS_MAX_SIZE", "als_chains"]
@@ -109,7 +110,8 @@ class _AlsNet:
     """The layered net: regular nodes ``[0, M)`` (copy one), ALS nodes ``[M, M + K)``,
     regular nodes ``[M + K, 2M + K)`` (copy two); the first ``M + K`` are the starts."""
 
-    net: _Net  # what the search runs on (links: [v, u] means u -> v)
+    net: _Net  # what the search runs on: its members, links as `_Links` (the search reads `preds`)
+    preds: dict  # per link kind (True: strong): (targets v, sources u) of every link u -> v, by v then u
     base: _Net  # the grouped-AIC net, one copy
     M: int
     K: int
@@ -119,6 +121,7 @@ class _AlsNet:
     start_sees: np.ndarray  # (M + K, words) packed: candidates a start's +literal turns OFF by a weak link
     end_sees: np.ndarray  # (N, words) packed: candidates an end turns OFF
     twin: np.ndarray  # (M + K,) per start of one candidate, that candidate's copy-two node; else -1
+    hits: np.ndarray  # (N, start words) packed: per end, the starts with a candidate seeing both ends
     _als: dict[int, Als] = field(default_factory=dict)
 
     def als(self, j: int) -> Als:
@@ -137,6 +140,37 @@ class _AlsNet:
         return "node", i - self.M - self.K
 
 
+class _Members:
+    """The member candidates of the layered nodes, as lists, made when asked for (a chain read back)."""
+
+    def __init__(self, base: list[list[int]], als: np.ndarray):
+        self.base, self.als = base, als  # als: (K, width) candidate indices, -1 pads
+        self.M, self.K = len(base), len(als)
+
+    def __len__(self) -> int:
+        return 2 * self.M + self.K
+
+    def __getitem__(self, i: int) -> list[int]:
+        if i < self.M:
+            return list(self.base[i])
+        if i < self.M + self.K:
+            return [k for k in self.als[i - self.M].tolist() if k >= 0]
+        return list(self.base[i - self.M - self.K])
+
+
+class _Links:
+    """Links as sorted (v, u) arrays, read like a link matrix: ``links[v, u]`` (u -> v)."""
+
+    def __init__(self, vu: tuple[np.ndarray, np.ndarray], N: int):
+        self.key = vu[0] * N + vu[1]
+        self.N = N
+
+    def __getitem__(self, vu: tuple[int, int]) -> bool:
+        k = vu[0] * self.N + vu[1]
+        i = int(np.searchsorted(self.key, k))
+        return i < len(self.key) and int(self.key[i]) == k
+
+
 def _pack_rows(rows: np.ndarray) -> np.ndarray:
     """(R, C) bool -> (R, words) uint64."""
     C = rows.shape[1]
@@ -145,17 +179,56 @@ def _pack_rows(rows: np.ndarray) -> np.ndarray:
     return np.packbits(pad, axis=1, bitorder="little").view(np.uint64)
 
 
+@dataclass
+class _BaseParts:
+    """What the ALS net takes from the grouped-AIC net of a grid, as arrays (kept per grid)."""
+
+    cells: np.ndarray  # (M, width) the member cells of each node, -1 pads
+    digit: np.ndarray  # (M,) the digit (index) of each node
+    strong: tuple[np.ndarray, np.ndarray]  # (v, u) of its strong links, by v then u
+    weak: tuple[np.ndarray, np.ndarray]
+    sees: np.ndarray  # (M, words) packed `sees_all`
+    sight: tuple[np.ndarray, np.ndarray]  # (node, candidate) of `sees_all`, by node
+    single: np.ndarray  # (M,) the candidate of a one-candidate node; C for a group
+    node_of: np.ndarray  # (C + 1,) the node of each candidate; -1 for none (and at C)
+
+
+def _base_parts(grid: Grid) -> _BaseParts:
+    base = cached("grouped-net", grid, _grouped_net)
+    g = grid.geometry
+    n, C = g.size, g.number_of_candidates
+    table = base.table
+    cells = np.where(table >= 0, table // n, -1)
+    one = (table >= 0).sum(axis=1) == 1
+    single = np.where(one, table[:, 0], C)
+    node_of = np.full(C + 1, -1, dtype=np.intp)
+    node_of[single[one]] = np.flatnonzero(one)
+    return _BaseParts(cells, table[:, 0] % n, base.preds[True], base.preds[False], base.sees_packed,
+                      _nonzero2(base.sees_all), single, node_of)
+
+
 @lru_cache(maxsize=8)
-def _set_rows(g) -> np.ndarray:
-    """(sets, candidates) bool: the members of each set X, one row each."""
-    return np.ascontiguousarray(g.incidence.T)
+def _house_rows(g) -> tuple[np.ndarray, np.ndarray]:
+    """(cells + 1, houses) bool: the houses of each cell (a padding row of all True); and
+    (houses, cells) float32: the cells of each house."""
+    inc = np.ones((g.number_of_cells + 1, len(g.house_cells)), dtype=bool)
+    inc[:-1] = False
+    for h, cells in enumerate(g.house_cells):
+        inc[cells, h] = True
+    return inc, np.ascontiguousarray(inc[:-1].T.astype(np.float32))
+
+
+def _sorted_links(N: int, parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """(v, u) of the links of `parts` (each (v, u) arrays), by v then u."""
+    key = np.sort(np.concatenate([v.astype(np.int64) * N + u for v, u in parts]))
+    return key // N, key % N
 
 
 def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     """The grouped-AIC net in two copies joined through ALS nodes (see the module docstring);
     None when the grid has no ALS node."""
     g = grid.geometry
-    n, ncells = g.size, g.number_of_cells
+    n, ncells, C = g.size, g.number_of_cells, g.number_of_candidates
     live = grid.live
     cands = grid.cands
     table = als_table(grid, max_size=max_size)
@@ -163,105 +236,130 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     # ALS nodes: per ALS of 2+ cells, each digit some live candidate outside sees entirely
     visible = (table.selfsee[:, None] >> np.arange(n)) & 1 == 1  # (sets, n)
     keep = (sizes >= 2) & (visible.sum(axis=1) >= 2)
-    ai, ad = np.nonzero(visible & keep[:, None])
+    ai, ad = _nonzero2(visible & keep[:, None])  # by set, then digit
     K = len(ai)
     if K == 0:
         return None
-    base = _grouped_net(grid)
+    base = cached("grouped-net", grid, _grouped_net)
+    bp = cached("als-chain-base", grid, _base_parts)
     M = len(base.members)
+    N = 2 * M + K
     cell_tab = table.cells[ai]  # (K, w), ncells pads
     ext = np.zeros((ncells + 1, n), dtype=bool)
     ext[:ncells] = cands
     valid = ext[cell_tab, ad[:, None]]  # the ALS cells holding the node's digit
     mem_tab = np.where(valid, cell_tab * n + ad[:, None], -1)
-    safe = np.maximum(mem_tab, 0)
-    members = [[k for k in row if k >= 0] for row in mem_tab.tolist()]
-    cand_digit = np.arange(g.number_of_candidates) % n
-    cand_cell = np.arange(g.number_of_candidates) // n
-    cellmat = np.zeros((K, ncells + 1), dtype=bool)
-    cellmat[np.arange(K)[:, None], cell_tab] = True
-    cellmat = cellmat[:, :ncells]  # without the padding column
-    in_cells = cellmat[:, cand_cell]  # (K, C): candidate lies in an ALS cell
-    # candidates seeing every member of an ALS node, outside its cells, of its digit
-    sees_als = np.logical_and.reduce(g.sees[safe] | ~valid[:, :, None], axis=1)
-    sees_als &= live[None, :] & ~in_cells & (cand_digit[None, :] == ad[:, None])
-    # regular node r -- ALS node a: r of a's digit sees every member of a
-    base_digit = np.array([m[0] % n for m in base.members], dtype=np.intp)
-    link = np.logical_and.reduce(base.sees_all[:, safe] | ~valid[None, :, :], axis=2)  # (M, K)
-    link &= base_digit[:, None] == ad[None, :]
-    # ALS -- ALS on one digit: cells apart, every member of one sees every member of the other
-    rcc = np.zeros((K, K), dtype=bool)
+    # the cells that see every place of the node's digit in its ALS (none of them a place)
+    words = table.seeall.shape[-1]
+    seeall = np.unpackbits(table.seeall[ad, ai].view(np.uint8), axis=1, bitorder="little",
+                           count=words * 64)[:, :ncells].view(bool)  # (K, cells)
+    # ALS node a -> candidates of its digit seeing every member (live, outside its cells): what it turns OFF
+    sees_cells = seeall & cands.T[ad]
+    digit_of = np.arange(n)[None, :] == ad[:, None]  # (K, n)
+    sees_als = (sees_cells[:, :, None] & digit_of[:, None, :]).reshape(K, C)
+    # regular node r -- ALS node a: r of a's digit, every member of r sees every member of a
+    bcells = bp.cells
+    link = np.logical_and.reduce(seeall[:, bcells] | (bcells < 0)[None, :, :], axis=2).T  # (M, K)
+    link &= bp.digit[:, None] == ad[None, :]
+    # ALS -- ALS on one digit d: a restricted common digit (cells apart, every place of one sees every place
+    # of the other)
+    rv, ru = [], []
     for d in np.unique(ad).tolist():
         idx = np.flatnonzero(ad == d)
-        sub = np.logical_and.reduce(sees_als[idx][:, safe[idx]] | ~valid[idx][None, :, :], axis=2)
-        apart = ~(cellmat[idx].astype(np.int16) @ cellmat[idx].T.astype(np.int16)).astype(bool)
-        rcc[np.ix_(idx, idx)] = sub & apart
-    same_als = (ai[:, None] == ai[None, :]) & (ad[:, None] != ad[None, :])
-    # the layered link matrices
-    N = 2 * M + K
-    A, B = slice(M, M + K), slice(M + K, N)
-    strong = np.zeros((N, N), dtype=bool)
-    weak = np.zeros((N, N), dtype=bool)
-    strong[:M, :M] = base.strong
-    strong[B, B] = base.strong
-    strong[A, A] = same_als
-    weak[:M, :M] = base.weak
-    weak[B, B] = base.weak
-    weak[A, :M] = link.T  # copy one -> ALS
-    weak[A, B] = link.T  # copy two -> ALS
-    weak[B, A] = link  # ALS -> copy two
-    weak[A, A] = rcc
+        sets = ai[idx]
+        i, j = _nonzero2(np.ascontiguousarray((table.restricted[np.ix_(sets, sets)] >> d) & 1 == 1))
+        rv.append(idx[i])
+        ru.append(idx[j])
+    # two digits of one ALS (its nodes are consecutive)
+    first = np.flatnonzero(np.concatenate(([True], ai[1:] != ai[:-1])))
+    count = np.diff(np.append(first, K))
+    per = count[np.searchsorted(first, np.arange(K), side="right") - 1]  # nodes of the node's ALS
+    lo = np.repeat(first, count)  # its first node
+    sv = np.repeat(np.arange(K), per)
+    su = np.repeat(lo, per) + (np.arange(per.sum()) - np.repeat(np.cumsum(per) - per, per))
+    other = sv != su
+    sv, su = sv[other], su[other]
+    # the layered links, [v, u] meaning u -> v
+    bsv, bsu = bp.strong
+    bwv, bwu = bp.weak
+    B = M + K
+    lr, la = _nonzero2(np.ascontiguousarray(link))  # regular r -- ALS a
+    strong = _sorted_links(N, [(bsv, bsu), (bsv + B, bsu + B), (sv + M, su + M)])
+    weak = _sorted_links(N, [(bwv, bwu), (bwv + B, bwu + B),
+                             (la + M, lr),  # copy one -> ALS
+                             (la + M, lr + B),  # copy two -> ALS
+                             (lr + B, la + M),  # ALS -> copy two
+                             (np.concatenate(rv) + M, np.concatenate(ru) + M)])  # ALS -> ALS
     # what a start's +literal turns OFF by one weak link: for an ALS start, the premise is the group of
-    # its digit's places, so a candidate sharing one set X with all of them (incidence, not just sight)
-    inc = g.incidence
-    common = np.logical_and.reduce(inc[safe] | ~valid[:, :, None], axis=1)  # (K, sets); each has its house
-    ks, ss = _nonzero2(common)
-    start_als = np.logical_or.reduceat(_set_rows(g)[ss], np.searchsorted(ks, np.arange(K)), axis=0)
-    start_als &= live[None, :]
+    # its digit's places, so a candidate sharing one set X with all of them (incidence, not just sight):
+    # the cells of a house holding them all on that digit, and a lone place's own cell
+    house_of, house_cells = _house_rows(g)
+    safe_cells = np.where(valid, cell_tab, ncells)
+    common = np.logical_and.reduce(house_of[safe_cells], axis=1)  # (K, houses)
+    in_house = (common.astype(np.float32) @ house_cells) > 0  # (K, cells)
+    start_als = in_house[:, :, None] & digit_of[:, None, :]
+    lone = np.flatnonzero(valid.sum(axis=1) == 1)
+    lone_cell = safe_cells[lone].min(axis=1)
+    start_als[lone, lone_cell, :] = True
+    start_als = start_als.reshape(K, C) & live[None, :]
     start_als[np.nonzero(valid)[0], mem_tab[valid]] = False
-    start_sees = _pack_rows(np.concatenate([base.sees_all, start_als]))
-    end_rows = np.concatenate([np.zeros_like(base.sees_all), sees_als, base.sees_all])
-    end_sees = _pack_rows(end_rows)
-    all_members = [list(m) for m in base.members] + members + [list(m) for m in base.members]
-    net = _Net(g, all_members, strong, weak, end_rows)
+    start_sees = np.concatenate([bp.sees, _pack_rows(start_als)])
+    # per end b, the starts a with a candidate seeing both: the OR over b's sight of the starts seeing it
+    by_cand = np.zeros((C, M + K), dtype=bool)
+    by_cand[:, :M] = base.sees_all.T
+    by_cand[:, M:] = start_als.T
+    by_cand = _pack_rows(by_cand)  # (C, start words)
+    ea, ec = _nonzero2(sees_cells)
+    ends = np.concatenate([ea + M, bp.sight[0] + B])
+    seen = np.concatenate([ec * n + ad[ea], bp.sight[1]])
+    hits = np.zeros((N, by_cand.shape[1]), dtype=np.uint64)
+    if len(ends):
+        first = np.flatnonzero(np.concatenate(([True], ends[1:] != ends[:-1])))
+        hits[ends[first]] = np.bitwise_or.reduceat(by_cand[seen], first, axis=0)
+    end_sees = np.concatenate([np.zeros_like(bp.sees), _pack_rows(sees_als), bp.sees])
+    net = _Net(g, _Members(base.members, mem_tab), _Links(strong, N), _Links(weak, N), None)
     # a start of one candidate k (a candidate, or an ALS node whose digit has one place k): reaching k ON
     # in copy two places it
-    C = g.number_of_candidates
-    single = np.array([m[0] if len(m) == 1 else C for m in base.members], dtype=np.intp)  # C: a group
-    node_of = np.full(C + 1, -1, dtype=np.intp)  # the base node of each candidate (C: none)
-    node_of[single[single < C]] = np.flatnonzero(single < C)
     one = np.where(valid.sum(axis=1) == 1, mem_tab.max(axis=1), C)
-    twin = node_of[np.concatenate([single, one])]
+    twin = bp.node_of[np.concatenate([bp.single, one])]
     twin = np.where(twin >= 0, twin + M + K, -1)
-    return _AlsNet(net, base, M, K, table, ai.tolist(), [int(d) + 1 for d in ad.tolist()], start_sees, end_sees,
-                   twin)
+    return _AlsNet(net, {True: strong, False: weak}, base, M, K, table, ai.tolist(), (ad + 1).tolist(),
+                   start_sees, end_sees, twin, hits)
 
 
 def _items(an: _AlsNet, reached: np.ndarray) -> list[tuple]:
-    """The chains ending at one ON level, as ``(key, a, b)``: key (-eliminations, a, 0 for a loop
-    else 1, b). Ends are ALS nodes and copy-two nodes; ends with nothing to eliminate are left out."""
-    M, K = an.M, an.K
-    b_idx, a_idx = _nonzero2(np.ascontiguousarray(reached[M:]))
-    b_idx = b_idx + M
+    """The chains ending at one ON level (`reached`: packed, per node the starts newly reaching it ON),
+    as ``(key, a, b)``: key (-eliminations, a, 0 for a loop else 1, b). Ends are ALS nodes and
+    copy-two nodes; ends with nothing to eliminate are left out."""
+    M = an.M
     items = []
-    twin = an.twin[a_idx] == b_idx
-    for a, b in zip(a_idx[twin].tolist(), b_idx[twin].tolist()):
+    # loops: a one-candidate start reaching its own candidate ON in copy two
+    a_idx = np.flatnonzero(an.twin >= 0)
+    b_idx = an.twin[a_idx]
+    back = (reached[b_idx, a_idx >> 6] >> (a_idx & 63).astype(np.uint64)) & np.uint64(1) == 1
+    for a, b in zip(a_idx[back].tolist(), b_idx[back].tolist()):
         items.append(((0, a, 0, b), a, b))
-    other = ~twin
-    a_idx, b_idx = a_idx[other], b_idx[other]
-    if len(a_idx):
+    # the other ends with a candidate seeing both ends
+    hit = reached[M:] & an.hits[M:]
+    rows, cols = _nonzero2(hit != 0)
+    if len(rows):
+        bits = np.unpackbits(hit[rows, cols].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+        i, bit = _nonzero2(bits)
+        a_idx = cols[i] * 64 + bit
+        b_idx = rows[i] + M
+        other = an.twin[a_idx] != b_idx
+        a_idx, b_idx = a_idx[other], b_idx[other]
         counts = _popcount(an.start_sees[a_idx] & an.end_sees[b_idx])
-        hit = counts > 0
-        for a, b, c in zip(a_idx[hit].tolist(), b_idx[hit].tolist(), counts[hit].tolist()):
+        for a, b, c in zip(a_idx.tolist(), b_idx.tolist(), counts.tolist()):
             items.append(((-c, a, 1, b), a, b))
     items.sort(key=lambda item: item[0])
     return items
 
 
 def _path(search: _Search, a: int, b: int, k: int, preds: dict) -> list[int]:
-    """Read the chain a ... b back from the levels (b first reached ON at level k); links are
-    directed, ``[v, u]`` meaning u -> v. `preds` caches each node's predecessor lists."""
-    net = search.net
+    """Read the chain a ... b back from the levels (b first reached ON at level k): each node's
+    first predecessor (in node order) reached from a at the level before. `preds` caches each
+    node's predecessor lists."""
     path = [b]
     cur = b
     bit, word = np.uint64(a & 63), a >> 6
@@ -269,7 +367,9 @@ def _path(search: _Search, a: int, b: int, k: int, preds: dict) -> list[int]:
         on = bool(k % 2)
         key = (on, cur)
         if key not in preds:
-            preds[key] = np.flatnonzero((net.strong if on else net.weak)[cur])
+            v, u = search.preds[on]
+            lo, hi = np.searchsorted(v, [cur, cur + 1])
+            preds[key] = u[lo:hi]
         u = preds[key]
         hit = (search.history[k - 1][u, word] >> bit) & np.uint64(1)
         cur = int(u[np.argmax(hit)])
@@ -462,12 +562,12 @@ def als_chains(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     an = _als_net(grid, max_size)
     if an is None:
         return
-    search = _Search(an.net, starts=an.M + an.K)
+    search = _Search(an.net, starts=an.M + an.K, preds=an.preds)
     tried: set[object] = set()  # the candidates seeing both ends (packed), or the loop's start
     preds: dict = {}
     level = 0
     while search.alive:
-        reached = search.advance()
+        reached = search.advance(unpack=False)
         level += 1
         if reached is None or not len(reached):
             continue
