@@ -110,6 +110,16 @@ def _cand_set_table(g) -> np.ndarray:
     return out
 
 
+def _bit_list(mask: int) -> list[int]:
+    """Positions of the set bits of `mask`, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 class Structure:
     """The live candidates and sets X of one grid as matrices (built once per search).
 
@@ -257,27 +267,29 @@ class Structure:
         by_digit: dict[int, list[int]] = {}
         for j in house:
             by_digit.setdefault(digit[j], []).append(j)
-        rows = []
+        Mb = self.Mb
+        Mi = Mb.astype(np.int32)
+        ra: list[int] = []
+        rb: list[int] = []
         for js in by_digit.values():
-            for a in js:
-                for b in js:
-                    if a == b:
-                        continue
-                    A, B = self.Mb[:, a], self.Mb[:, b]
-                    inter = A & B
-                    if inter.sum() >= 2 and (B & ~A).any():
-                        rows.append((a, b, A & ~B, B & ~A, inter))
-        L = self.size
-        outA = np.zeros((len(rows), L), dtype=np.float32)
-        outB = np.zeros((len(rows), L), dtype=np.float32)
-        for i, r in enumerate(rows):
-            outA[i], outB[i] = r[2], r[3]
+            # pairs (a, b), a != b, in the order a then b: |A & B| >= 2 and B has a member outside A
+            sub = Mi[:, js]
+            inter = sub.T @ sub
+            cond = (inter >= 2) & (sub.sum(axis=0)[None, :] > inter)
+            np.fill_diagonal(cond, False)
+            ia, ib = np.nonzero(cond)
+            ra += [js[i] for i in ia.tolist()]
+            rb += [js[i] for i in ib.tolist()]
+        A, B = Mb[:, ra].T, Mb[:, rb].T  # (pairs, candidates)
+        outA = (A & ~B).astype(np.float32)
+        outB = (B & ~A).astype(np.float32)
+        inter = A & B
         return {
-            "pairs": [(r[0], r[1]) for r in rows],
+            "pairs": list(zip(ra, rb)),
             "outA_t": np.ascontiguousarray(outA.T),
             "outB": outB,
-            "inter": [np.flatnonzero(r[4]) for r in rows],
-            "outA": [np.flatnonzero(r[2]) for r in rows],
+            "inter": [np.flatnonzero(r) for r in inter],
+            "outA": [np.flatnonzero(r) for r in (A & ~B)],
         }
 
     # ---- depth 2: subsets and fish ----------------------------------------
@@ -332,43 +344,64 @@ class Structure:
                               for k in self.members[glob_to_local[s]]}
                         fish.append((glob_to_local[s], mp))
                 sheets.append(("fish", fish))
-        pats = []  # (family, bases, covers, coverage matrix rows)
+        pats = []  # (family, bases, covers)
         L = self.size
         for family, bases in sheets:
             usable = [b for b in bases if len(b[1]) >= 2]
-            for size in (2, 3):
-                for combo in combinations(usable, size):
-                    covers = sorted({c for _, mp in combo for c in mp.values()})
-                    if len(covers) > size + 2 or len(covers) < size:
-                        continue
-                    pats.append((family, combo, covers))
+            masks = []  # covers touched by each base, as a bit mask over cover set indices
+            for _, mp in usable:
+                m = 0
+                for c in mp.values():
+                    m |= 1 << c
+                masks.append(m)
+            nu = len(usable)
+            for i in range(nu):
+                for j in range(i + 1, nu):
+                    m = masks[i] | masks[j]
+                    if 2 <= m.bit_count() <= 4:
+                        pats.append((family, (usable[i], usable[j]), _bit_list(m)))
+            for i in range(nu):
+                for j in range(i + 1, nu):
+                    mij = masks[i] | masks[j]
+                    if mij.bit_count() > 5:
+                        continue  # a third base only adds covers
+                    for k in range(j + 1, nu):
+                        m = mij | masks[k]
+                        if 3 <= m.bit_count() <= 5:
+                            pats.append((family, (usable[i], usable[j], usable[k]), _bit_list(m)))
         # matrices: for pattern p, cover columns; member k of a base -> cover index
         P = len(pats)
-        cov_cols = []  # global column list per pattern
-        col_owner = []
-        col_members = []
+        col_owner: list[int] = []
+        a_rows: list[int] = []  # (member, column) pairs of A
+        a_cols: list[int] = []
+        t_cols: list[int] = []  # (column, cover member outside every base) pairs of T
+        t_ks: list[int] = []
+        members = self.members_list
+        col = 0
         for p, (family, combo, covers) in enumerate(pats):
+            in_base = set()
+            for _, mp in combo:
+                in_base.update(mp)
+            pos = {c: col + i for i, c in enumerate(covers)}
+            for _, mp in combo:
+                for k, cv in mp.items():
+                    a_rows.append(k)
+                    a_cols.append(pos[cv])
             for c in covers:
                 col_owner.append(p)
-                col_members.append([k for _, mp in combo for k, cv in mp.items() if cv == c])
-            cov_cols.append(covers)
+                out = [k for k in members[c] if k not in in_base]
+                t_ks += out
+                t_cols += [col] * len(out)
+                col += 1
         K = len(col_owner)
         A = np.zeros((L, K), dtype=np.float32)
-        for col, ks in enumerate(col_members):
-            A[ks, col] = 1.0
+        A[a_rows, a_cols] = 1.0
         owner = np.array(col_owner, dtype=np.int32)
         O = np.zeros((K, P), dtype=np.float32)
         O[np.arange(K), owner] = 1.0
         # elimination targets per (pattern, cover column): cover members outside every base
         T = np.zeros((K, L), dtype=np.float32)
-        col = 0
-        for p, (family, combo, covers) in enumerate(pats):
-            in_base = {k for _, mp in combo for k in mp}
-            for c in covers:
-                for k in self.members[c]:
-                    if int(k) not in in_base:
-                        T[col, k] = 1.0
-                col += 1
+        T[t_cols, t_ks] = 1.0
         sizes = np.array([len(combo) for _, combo, _ in pats], dtype=np.float32)
         return {"pats": pats, "A": A, "owner": owner, "O": O, "T": T, "sizes": sizes, "P": P}
 
