@@ -101,8 +101,20 @@ class Tables:
         pt = self.st._patterns
         A, owner, T = pt["A"], pt["owner"], pt["T"]
         K = A.shape[1]
-        idx, start, _ = _segments([np.flatnonzero(A[:, c] > 0.5) for c in range(K)])
-        pcols = _pad([np.flatnonzero(owner == p) for p in range(pt["P"])], K)
+        # members of each cover column, column by column (as _segments lays them out)
+        cc, kk = np.nonzero(A.T > 0.5)
+        lens = np.bincount(cc, minlength=K)
+        assert (lens > 0).all()
+        idx = kk.astype(np.int64)
+        start = np.r_[0, np.cumsum(lens)[:-1]].astype(np.int64) if K else np.zeros(0, np.int64)
+        # columns of each pattern, ascending, padded with K (as _pad lays them out)
+        P = pt["P"]
+        order = np.argsort(owner, kind="stable")
+        counts = np.bincount(owner, minlength=P) if K else np.zeros(P, np.int64)
+        pcols = np.full((P, max(int(counts.max(initial=0)), 1)), K, dtype=np.int64)
+        first = np.r_[0, np.cumsum(counts)[:-1]] if P else np.zeros(0, np.int64)
+        ow = owner[order]
+        pcols[ow, np.arange(len(order)) - first[ow]] = order
         cols, ks = np.nonzero(T > 0.5)
         return idx, start, pcols, pt["sizes"] < 2.5, owner, _targets(cols, ks)
 
