@@ -255,26 +255,28 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
                            count=words * 64)[:, :ncells].view(bool)  # (K, cells)
     # ALS node a -> candidates of its digit seeing every member (live, outside its cells): what it turns OFF
     sees_cells = seeall & cands.T[ad]
-    digit_of = np.arange(n)[None, :] == ad[:, None]  # (K, n)
-    sees_als = (sees_cells[:, :, None] & digit_of[:, None, :]).reshape(K, C)
+    ea, ec = _nonzero2(sees_cells)
+    ec = ec * n + ad[ea]  # (ALS node, candidate) pairs, by node
     # regular node r -- ALS node a: r of a's digit, every member of r sees every member of a
     bcells = bp.cells
     link = np.logical_and.reduce(seeall[:, bcells] | (bcells < 0)[None, :, :], axis=2).T  # (M, K)
     link &= bp.digit[:, None] == ad[None, :]
     # ALS -- ALS on one digit d: a restricted common digit (cells apart, every place of one sees every place
     # of the other)
-    rv, ru = [], []
-    for d in np.unique(ad).tolist():
-        idx = np.flatnonzero(ad == d)
-        sets = ai[idx]
-        i, j = _nonzero2(np.ascontiguousarray((table.restricted[np.ix_(sets, sets)] >> d) & 1 == 1))
-        rv.append(idx[i])
-        ru.append(idx[j])
+    node_id = np.full((len(table), n), -1, dtype=np.intp)
+    node_id[ai, ad] = np.arange(K)
+    held = np.flatnonzero(np.concatenate(([True], ai[1:] != ai[:-1])))
+    ks = ai[held]  # the sets with a node
+    p, q = _nonzero2(np.ascontiguousarray(table.restricted[np.ix_(ks, ks)]))
+    masks = table.restricted[ks[p], ks[q]]
+    pi, d = _nonzero2((masks[:, None] >> np.arange(n)) & 1)
+    rv, ru = node_id[ks[p[pi]], d], node_id[ks[q[pi]], d]
+    both = (rv >= 0) & (ru >= 0)
+    rv, ru = rv[both], ru[both]
     # two digits of one ALS (its nodes are consecutive)
-    first = np.flatnonzero(np.concatenate(([True], ai[1:] != ai[:-1])))
-    count = np.diff(np.append(first, K))
-    per = count[np.searchsorted(first, np.arange(K), side="right") - 1]  # nodes of the node's ALS
-    lo = np.repeat(first, count)  # its first node
+    count = np.diff(np.append(held, K))
+    per = np.repeat(count, count)  # nodes of the node's ALS
+    lo = np.repeat(held, count)  # its first node
     sv = np.repeat(np.arange(K), per)
     su = np.repeat(lo, per) + (np.arange(per.sum()) - np.repeat(np.cumsum(per) - per, per))
     other = sv != su
@@ -289,7 +291,7 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
                              (la + M, lr),  # copy one -> ALS
                              (la + M, lr + B),  # copy two -> ALS
                              (lr + B, la + M),  # ALS -> copy two
-                             (np.concatenate(rv) + M, np.concatenate(ru) + M)])  # ALS -> ALS
+                             (rv + M, ru + M)])  # ALS -> ALS
     # what a start's +literal turns OFF by one weak link: for an ALS start, the premise is the group of
     # its digit's places, so a candidate sharing one set X with all of them (incidence, not just sight):
     # the cells of a house holding them all on that digit, and a lone place's own cell
@@ -297,26 +299,31 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     safe_cells = np.where(valid, cell_tab, ncells)
     common = np.logical_and.reduce(house_of[safe_cells], axis=1)  # (K, houses)
     in_house = (common.astype(np.float32) @ house_cells) > 0  # (K, cells)
-    start_als = in_house[:, :, None] & digit_of[:, None, :]
+    sa, sc = _nonzero2(in_house)
+    sc = sc * n + ad[sa]
     lone = np.flatnonzero(valid.sum(axis=1) == 1)
     lone_cell = safe_cells[lone].min(axis=1)
-    start_als[lone, lone_cell, :] = True
-    start_als = start_als.reshape(K, C) & live[None, :]
-    start_als[np.nonzero(valid)[0], mem_tab[valid]] = False
-    start_sees = np.concatenate([bp.sees, _pack_rows(start_als)])
+    sa = np.concatenate([sa, np.repeat(lone, n)])
+    sc = np.concatenate([sc, (lone_cell[:, None] * n + np.arange(n)).ravel()])
+    ok = live[sc] & (mem_tab[sa] != sc[:, None]).all(axis=1)  # live, not a place
+    sa, sc = sa[ok], sc[ok]
+    start_als = np.zeros(K * C, dtype=bool)
+    start_als[sa * C + sc] = True
+    start_sees = np.concatenate([bp.sees, _pack_rows(start_als.reshape(K, C))])
     # per end b, the starts a with a candidate seeing both: the OR over b's sight of the starts seeing it
-    by_cand = np.zeros((C, M + K), dtype=bool)
-    by_cand[:, :M] = base.sees_all.T
-    by_cand[:, M:] = start_als.T
-    by_cand = _pack_rows(by_cand)  # (C, start words)
-    ea, ec = _nonzero2(sees_cells)
+    by_cand = np.zeros(C * (M + K), dtype=bool)
+    by_cand[bp.sight[1] * (M + K) + bp.sight[0]] = True
+    by_cand[sc * (M + K) + sa + M] = True
+    by_cand = _pack_rows(by_cand.reshape(C, M + K))  # (C, start words)
     ends = np.concatenate([ea + M, bp.sight[0] + B])
-    seen = np.concatenate([ec * n + ad[ea], bp.sight[1]])
+    seen = np.concatenate([ec, bp.sight[1]])
     hits = np.zeros((N, by_cand.shape[1]), dtype=np.uint64)
     if len(ends):
         first = np.flatnonzero(np.concatenate(([True], ends[1:] != ends[:-1])))
         hits[ends[first]] = np.bitwise_or.reduceat(by_cand[seen], first, axis=0)
-    end_sees = np.concatenate([np.zeros_like(bp.sees), _pack_rows(sees_als), bp.sees])
+    sees_als = np.zeros(K * C, dtype=bool)
+    sees_als[ea * C + ec] = True
+    end_sees = np.concatenate([np.zeros_like(bp.sees), _pack_rows(sees_als.reshape(K, C)), bp.sees])
     net = _Net(g, _Members(base.members, mem_tab), _Links(strong, N), _Links(weak, N), None)
     # a start of one candidate k (a candidate, or an ALS node whose digit has one place k): reaching k ON
     # in copy two places it
