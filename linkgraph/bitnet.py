@@ -167,28 +167,35 @@ class Run:
     @cached_property
     def _stacks(self):
         """(T, L, W) words new in each round, ON and OFF (None before any round)."""
-        return tuple(np.stack(n) if n else None for n in (self.news_on, self.news_off))
+        both = self._stack2
+        return (None, None) if both is None else (both[0], both[1])
+
+    @cached_property
+    def _stack2(self):
+        """(2, T, L, W) words new in each round, ON then OFF (None before any round)."""
+        T = len(self.news_on)
+        if not T:
+            return None
+        return np.stack(self.news_on + self.news_off).reshape(2, T, *self.news_on[0].shape)
 
     def rounds(self, b):
         """(ron, roff) rows of branch b."""
-        b = int(b)
-        return self._row(True, b).astype(np.int16), self._row(False, b).astype(np.int16)
+        r = self._rows(int(b)).astype(np.int16)
+        return r[0], r[1]
 
-    def _row(self, on: bool, b: int) -> np.ndarray:
-        """`round_of` for every candidate of one branch: one word column of the stack."""
-        r = np.where((self.on0 if on else self.off0)[b], 0, -1).astype(np.int64)
-        stack = self._stacks[0 if on else 1]
+    def _rows(self, b: int) -> np.ndarray:
+        """`round_of` for every literal of one branch, ON and OFF as a (2, L) array: one word
+        column of the stacks per packed level."""
+        r = np.where(np.stack([self.on0[b], self.off0[b]]), 0, -1)
+        stack = self._stack2
         if stack is not None:
-            hit = ((stack[:, :, b >> 6] >> np.uint64(b & 63)) & np.uint64(1)).astype(bool)  # (T, L)
-            seen = hit.any(axis=0) & (r < 0)
-            r[seen] = hit[:, seen].argmax(axis=0) + 1
+            hit = ((stack[:, :, :, b >> 6] >> np.uint64(b & 63)) & np.uint64(1)).astype(bool)  # (2, T, L)
+            r = np.where(hit.any(axis=1) & (r < 0), hit.argmax(axis=1) + 1, r)
         if self.tail is not None:
             pos = int(self.tail_pos[b])
             if pos >= 0:
-                q = np.flatnonzero(r < 0)
-                if len(q):
-                    rt = self.tail._row(on, pos)[q]
-                    r[q] = np.where(rt > 0, rt + self.t0, -1)
+                rt = self.tail._rows(pos)
+                r = np.where((r < 0) & (rt > 0), rt + self.t0, r)
         return r
 
     def round_of(self, on: bool, bs, ks) -> np.ndarray:

@@ -38,6 +38,8 @@ class BranchProof:
         self._memo: dict = {}  # (k, on) -> reason; "best" -> best contradiction
         self._nets: set[tuple[int, bool]] = set()  # literals only a sub-net explains
         self._pkeys: dict = {}  # (k, on) -> parent keys of its reason (what supports walk)
+        self._supports: dict = {}  # tuple of keys -> their complete support (a frozenset)
+        self._options = None
 
     @cached_property
     def _weak_parent(self) -> list[int]:
@@ -262,6 +264,11 @@ class BranchProof:
     # ---- contradiction -------------------------------------------------------
     def contradiction_options(self) -> list[tuple[str, int, list[tuple[int, bool]]]]:
         """(kind, set or -1, literal keys) for each contradiction present at the failing round."""
+        if self._options is None:
+            self._options = self._contradiction_options()
+        return self._options
+
+    def _contradiction_options(self):
         c = self.failed
         if c < 0:
             return []
@@ -287,7 +294,15 @@ class BranchProof:
     # ---- support DAG -----------------------------------------------------------
     def support(self, keys, limit: int | None = None, node_limit: int | None = None) -> set | None:
         """Literal keys (and group keys) needed for `keys`; None once more than `limit` keys
-        or more than `node_limit` proof-graph nodes (as `nodes` counts them)."""
+        or more than `node_limit` proof-graph nodes (as `nodes` counts them). A complete
+        support is kept: asked again (any limits), it is not walked again."""
+        keys = tuple(keys)
+        done = self._supports.get(keys)
+        if done is not None:
+            if (limit is not None and len(done) > limit) or (node_limit is not None
+                                                               and self.node_count(done) > node_limit):
+                return None
+            return done
         seen: set = set()
         groups: set = set()  # the group nodes (literal keys are one node each)
         n_lits = 0
@@ -323,6 +338,7 @@ class BranchProof:
                 deferred.append(key)
             else:
                 stack.extend(out)
+        seen = self._supports[keys] = frozenset(seen)
         return seen
 
     def shallow_support(self, keys) -> set:
