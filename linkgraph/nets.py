@@ -361,20 +361,40 @@ def _propagate_chunked(st: Structure, ks, ons, depth: int, level: int, chunk: in
     return Propagation(st, _Singles(st, ks, ons), _Chunks(runs, sizes), depth, level), True
 
 
+class _Search:
+    """One propagation of every premise of a grid (no nesting, no chunks) and the branch
+    proofs explained so far: the contradiction, verity and double rungs look at the same
+    grid in turn and share it (`linkgraph.techniques.base.cached`)."""
+
+    def __init__(self, grid: Grid, depth: int, start: str):
+        self.st = st = Structure(grid, depth=depth)
+        self.ks, self.ons = _premises(st, start)
+        self.prop = propagate_singles(st, self.ks, self.ons, depth=depth) if st.size else None
+        self.cache: dict = {}
+
+
 def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, kinds, chunk=None) -> Iterator[Step]:
-    st = Structure(grid, depth=depth)
-    if st.size == 0:
-        return
-    ks, ons = _premises(st, start)
-    if chunk is None or chunk >= len(ks):
-        prop = propagate_singles(st, ks, ons, depth=depth, level=level)
+    if level == 0 and chunk is None:
+        from linkgraph.techniques.base import cached
+
+        search = cached(("forcing-nets", depth, start), grid, lambda g: _Search(g, depth, start))
+        st, ks, ons, prop, cache = search.st, search.ks, search.ons, search.prop, search.cache
+        if st.size == 0:
+            return
     else:
-        prop, complete = _propagate_chunked(st, ks, ons, depth, level, chunk, kinds)
-        if not complete:
-            kinds = frozenset({"contradiction"})
+        st = Structure(grid, depth=depth)
+        if st.size == 0:
+            return
+        ks, ons = _premises(st, start)
+        if chunk is None or chunk >= len(ks):
+            prop = propagate_singles(st, ks, ons, depth=depth, level=level)
+        else:
+            prop, complete = _propagate_chunked(st, ks, ons, depth, level, chunk, kinds)
+            if not complete:
+                kinds = frozenset({"contradiction"})
+        cache = {}
     prem = prop.premises
     cands = _candidates(prop, ks[: len(prem)], ons[: len(prem)], kinds)
-    cache: dict = {}
     done: set = set()
     if select == "first":
         cands.sort(key=lambda c: (_KIND_ORDER[c[0]], c[2]))
