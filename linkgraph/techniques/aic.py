@@ -255,6 +255,7 @@ class _Search:
         first = np.arange(min(N, self.N))
         self.frontier[first, first >> 6] = np.left_shift(np.uint64(1), (first & 63).astype(np.uint64))
         self.seen = {False: self.frontier.copy(), True: np.zeros_like(self.frontier)}
+        self.active = np.bitwise_or.reduce(self.frontier, axis=1) != 0  # the nodes with a start in `frontier`
         self.history = [self.frontier]
         self.level = 0
         self.alive = N > 0
@@ -272,16 +273,23 @@ class _Search:
         on = bool(self.level % 2)  # OFF -> ON through strong links, ON -> OFF through weak links
         v, u = self.preds[on]
         # only the links out of nodes reached at the last level carry anything
-        sel = self.frontier.any(axis=1)[u]
-        v, u = v[sel], u[sel]
+        keep = np.flatnonzero(self.active[u])
+        v, u = v.take(keep), u.take(keep)
         new = np.zeros_like(self.frontier)
+        active = np.zeros(len(new), dtype=bool)
         if len(u):
             first = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1])))
-            new[v[first]] = np.bitwise_or.reduceat(self.frontier[u], first, axis=0)
-        new &= ~self.seen[on]
-        self.seen[on] |= new
+            t = v.take(first)  # the targets, each with its new starts (not reached before at this parity)
+            got = np.bitwise_or.reduceat(self.frontier.take(u, axis=0), first, axis=0)
+            seen = self.seen[on]
+            before = seen.take(t, axis=0)
+            got &= ~before
+            seen[t] = before | got
+            new[t] = got
+            active[t] = np.bitwise_or.reduce(got, axis=1) != 0
         self.frontier = new
-        if not new.any():
+        self.active = active
+        if not active.any():
             self.alive = False
             return None
         self.history.append(new)

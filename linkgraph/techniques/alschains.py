@@ -191,6 +191,7 @@ class _BaseParts:
     sight: tuple[np.ndarray, np.ndarray]  # (node, candidate) of `sees_all`, by node
     single: np.ndarray  # (M,) the candidate of a one-candidate node; C for a group
     node_of: np.ndarray  # (C + 1,) the node of each candidate; -1 for none (and at C)
+    nc: int  # the candidate nodes come first, then the groups
 
 
 def _base_parts(grid: Grid) -> _BaseParts:
@@ -204,7 +205,7 @@ def _base_parts(grid: Grid) -> _BaseParts:
     node_of = np.full(C + 1, -1, dtype=np.intp)
     node_of[single[one]] = np.flatnonzero(one)
     return _BaseParts(cells, table[:, 0] % n, base.preds[True], base.preds[False], base.sees_packed,
-                      _nonzero2(base.sees_all), single, node_of)
+                      _nonzero2(base.sees_all), single, node_of, int(one.sum()))
 
 
 @lru_cache(maxsize=8)
@@ -220,7 +221,7 @@ def _house_rows(g) -> tuple[np.ndarray, np.ndarray]:
 
 def _sorted_links(N: int, parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """(v, u) of the links of `parts` (each (v, u) arrays), by v then u."""
-    key = np.sort(np.concatenate([v.astype(np.int64) * N + u for v, u in parts]))
+    key = np.sort(np.concatenate([v.astype(np.int64) * N + u for v, u in parts]), kind="stable")  # sorted runs
     return key // N, key % N
 
 
@@ -258,9 +259,14 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     ea, ec = _nonzero2(sees_cells)
     ec = ec * n + ad[ea]  # (ALS node, candidate) pairs, by node
     # regular node r -- ALS node a: r of a's digit, every member of r sees every member of a
-    bcells = bp.cells
-    link = np.logical_and.reduce(seeall[:, bcells] | (bcells < 0)[None, :, :], axis=2).T  # (M, K)
-    link &= bp.digit[:, None] == ad[None, :]
+    # (a candidate node: a candidate an ALS node turns OFF; a group node: all its members are)
+    nc = bp.nc
+    gcells = bp.cells[nc:]
+    to_group = np.logical_and.reduce(seeall[:, gcells] | (gcells < 0)[None, :, :], axis=2)  # (K, groups)
+    to_group &= ad[:, None] == bp.digit[None, nc:]
+    ga, gr = _nonzero2(to_group)
+    la = np.concatenate([ea, ga])
+    lr = np.concatenate([bp.node_of[ec], gr + nc])
     # ALS -- ALS on one digit d: a restricted common digit (cells apart, every place of one sees every place
     # of the other)
     node_id = np.full((len(table), n), -1, dtype=np.intp)
@@ -285,7 +291,6 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     bsv, bsu = bp.strong
     bwv, bwu = bp.weak
     B = M + K
-    lr, la = _nonzero2(np.ascontiguousarray(link))  # regular r -- ALS a
     strong = _sorted_links(N, [(bsv, bsu), (bsv + B, bsu + B), (sv + M, su + M)])
     weak = _sorted_links(N, [(bwv, bwu), (bwv + B, bwu + B),
                              (la + M, lr),  # copy one -> ALS
@@ -299,14 +304,16 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     safe_cells = np.where(valid, cell_tab, ncells)
     common = np.logical_and.reduce(house_of[safe_cells], axis=1)  # (K, houses)
     in_house = (common.astype(np.float32) @ house_cells) > 0  # (K, cells)
+    place = np.zeros((K, ncells + 1), dtype=bool)
+    place[np.arange(K)[:, None], safe_cells] = True
+    in_house &= ~place[:, :ncells] & cands.T[ad]  # live, not a place
     sa, sc = _nonzero2(in_house)
     sc = sc * n + ad[sa]
     lone = np.flatnonzero(valid.sum(axis=1) == 1)
-    lone_cell = safe_cells[lone].min(axis=1)
-    sa = np.concatenate([sa, np.repeat(lone, n)])
-    sc = np.concatenate([sc, (lone_cell[:, None] * n + np.arange(n)).ravel()])
-    ok = live[sc] & (mem_tab[sa] != sc[:, None]).all(axis=1)  # live, not a place
-    sa, sc = sa[ok], sc[ok]
+    lone_cands = safe_cells[lone].min(axis=1)[:, None] * n + np.arange(n)  # (lone, n): the place's cell
+    li, ld = _nonzero2(live[lone_cands] & (np.arange(n)[None, :] != ad[lone][:, None]))
+    sa = np.concatenate([sa, lone[li]])
+    sc = np.concatenate([sc, lone_cands[li, ld]])
     start_als = np.zeros(K * C, dtype=bool)
     start_als[sa * C + sc] = True
     start_sees = np.concatenate([bp.sees, _pack_rows(start_als.reshape(K, C))])
