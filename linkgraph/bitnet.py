@@ -198,6 +198,24 @@ class Run:
                 r = np.where((r < 0) & (rt > 0), rt + self.t0, r)
         return r
 
+    def rows_many(self, bs) -> np.ndarray:
+        """`_rows` of many branches at once, as an (n, 2, L) array."""
+        bs = np.asarray(bs, dtype=np.int64)
+        r = np.where(np.stack([self.on0[bs], self.off0[bs]], axis=1), 0, -1)
+        stack = self._stack2
+        if stack is not None and len(bs):
+            words = stack[:, :, :, bs >> 6]  # (2, T, L, n)
+            hit = ((words >> (bs & 63).astype(np.uint64)) & np.uint64(1)).astype(bool).transpose(3, 0, 1, 2)
+            r = np.where(hit.any(axis=2) & (r < 0), hit.argmax(axis=2) + 1, r)
+        if self.tail is not None and len(bs):
+            pos = self.tail_pos[bs]
+            sel = np.flatnonzero(pos >= 0)
+            if len(sel):
+                rt = self.tail.rows_many(pos[sel])
+                sub = r[sel]
+                r[sel] = np.where((sub < 0) & (rt > 0), rt + self.t0, sub)
+        return r
+
     def round_of(self, on: bool, bs, ks) -> np.ndarray:
         """Round of literal (ks[i], on) in branch bs[i] for every i (-1: never, 0: premise)."""
         bs = np.asarray(bs, dtype=np.int64)

@@ -67,7 +67,7 @@ class BranchProof:
         kon = np.flatnonzero(self.ron > 0)
         if len(kon) and S:
             sets = st.cs_pad[kon]  # (n, r), padded with S
-            mem = np.vstack([st.mem_pad, np.full((1, st.mem_pad.shape[1]), L)])[sets]  # (n, r, w)
+            mem = st.mem_pad_ext[sets]  # (n, r, w)
             valid = (mem < L) & (mem != kon[:, None, None])
             r = np.r_[self.roff, -1][mem]
             ok = (~valid | ((r >= 0) & (r < self.ron[kon][:, None, None]))).all(axis=2) & (sets < S)
@@ -307,6 +307,7 @@ class BranchProof:
         groups: set = set()  # the group nodes (literal keys are one node each)
         n_lits = 0
         stack = list(keys)
+        pkeys = self._pkeys
         deferred: list = []  # literals only a sub-net explains: their sub-nets run in a batch
         while stack or deferred:
             if not stack:
@@ -333,11 +334,13 @@ class BranchProof:
                 n_lits += 1
                 if n_lits + len(groups) > node_limit:
                     return None
-            out = self._parent_keys(*key)
+            out = pkeys.get(key)
             if out is None:
-                deferred.append(key)
-            else:
-                stack.extend(out)
+                out = self._parent_keys(*key)
+                if out is None:
+                    deferred.append(key)
+                    continue
+            stack.extend(out)
         seen = self._supports[keys] = frozenset(seen)
         return seen
 

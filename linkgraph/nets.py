@@ -432,8 +432,12 @@ def _shortest(prop, cands, cache, level) -> Iterator[Step]:
     heapq.heapify(pending)
     heap: list = []
     tiebreak = count()
+    fetched = None  # the smallest size for which the rounds of every branch to check were found
     while pending or heap:
         while pending and (not heap or pending[0][0] <= heap[0][0]):
+            if heap and heap[0][0] != fetched:
+                fetched = heap[0][0]
+                prop.prefetch([b for e in pending if e[0] <= fetched for b in e[3][4]])
             c = heapq.heappop(pending)[3]
             if heap and _exceeds(prop, c, cache, heap[0][0]):
                 heapq.heappush(pending, (heap[0][0] + 1, _KIND_ORDER[c[0]], c[2], c))

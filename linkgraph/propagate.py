@@ -120,6 +120,13 @@ def _bit_list(mask: int) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=16)
+def _all_set_texts(g) -> tuple[list[str], list[str]]:
+    """Text and family (``cell``/``house``) of every set X of geometry `g`."""
+    sets = range(g.number_of_sets)
+    return [str(g.setx(j)) for j in sets], ["cell" if g.is_cell_set(j) else "house" for j in sets]
+
+
 class Structure:
     """The live candidates and sets X of one grid as matrices (built once per search).
 
@@ -168,14 +175,19 @@ class Structure:
     @cached_property
     def members(self) -> list[np.ndarray]:
         """Local member indices of each set, ascending."""
-        L = self.size
-        return [row[row < L] for row in self.mem_pad]
+        n = (self.mem_pad < self.size).sum(axis=1).tolist()  # rows are sorted, padding last
+        return [row[:m].copy() for row, m in zip(self.mem_pad, n)]
+
+    @cached_property
+    def mem_pad_ext(self) -> np.ndarray:
+        """`mem_pad` with one more row, all padding (the members of the padding set)."""
+        return np.vstack([self.mem_pad, np.full((1, self.mem_pad.shape[1]), self.size)])
 
     @cached_property
     def cand_sets(self) -> list[np.ndarray]:
         """Local set indices of each candidate, ascending."""
-        S = len(self.sets)
-        return [row[row < S] for row in self.cs_pad]
+        n = (self.cs_pad < len(self.sets)).sum(axis=1).tolist()  # rows are sorted, padding last
+        return [row[:m].copy() for row, m in zip(self.cs_pad, n)]
 
     @cached_property
     def Mb(self) -> np.ndarray:
@@ -221,9 +233,9 @@ class Structure:
 
     @cached_property
     def _set_texts(self) -> tuple[list[str], list[str]]:
-        g = self.geometry
+        texts, families = _all_set_texts(self.geometry)
         sets = self.sets.tolist()
-        return [str(g.setx(j)) for j in sets], ["cell" if g.is_cell_set(j) else "house" for j in sets]
+        return [texts[j] for j in sets], [families[j] for j in sets]
 
     @cached_property
     def members_list(self) -> list[list[int]]:
@@ -437,6 +449,14 @@ class Propagation:
         if b not in self._rows:
             self._rows[b] = self.run.rounds(b)
         return self._rows[b]
+
+    def prefetch(self, bs) -> None:
+        """Find the `rounds` rows of branches `bs` together (a few word operations for all)."""
+        bs = sorted({int(b) for b in bs} - self._rows.keys())
+        if bs and hasattr(self.run, "rows_many"):
+            rows = self.run.rows_many(bs).astype(np.int16)
+            for i, b in enumerate(bs):
+                self._rows[b] = (rows[i, 0], rows[i, 1])
 
     def outcome(self, b: int) -> Outcome:
         """The Outcome of branch `b`."""
