@@ -316,6 +316,9 @@ class Structure:
         n = g.size
         sheets = []  # (family, [(base set local, {member local: cover set local})])
         glob_to_local = self.set_local
+        members = self.members_list
+        digit = (self.cands % n).tolist()  # digit - 1 of each local candidate
+        cell = (self.cands // n).tolist()  # its cell index
         for h in range(len(g.houses)):
             cells = g.house_cells[h]
             hd = [g.number_of_cells + h * n + d for d in range(n)]
@@ -323,17 +326,16 @@ class Structure:
             for c in cells:
                 if int(c) in glob_to_local:
                     mp = {}
-                    for k in self.members[glob_to_local[int(c)]]:
-                        d = int(g.candidate(self.cands[k]).digit) - 1
+                    for k in members[glob_to_local[int(c)]]:
+                        d = digit[k]
                         if hd[d] in glob_to_local:
-                            mp[int(k)] = glob_to_local[hd[d]]
+                            mp[k] = glob_to_local[hd[d]]
                     naked.append((glob_to_local[int(c)], mp))
             sheets.append(("subset", naked))
             hidden = []
             for s in hd:
                 if s in glob_to_local:
-                    mp = {int(k): glob_to_local[int(self.geometry.cell_index(self.candidate(k).cell))]
-                          for k in self.members[glob_to_local[s]]}
+                    mp = {k: glob_to_local[cell[k]] for k in members[glob_to_local[s]]}
                     hidden.append((glob_to_local[s], mp))
             sheets.append(("subset", hidden))
         lines = {"row": [], "col": []}
@@ -352,8 +354,7 @@ class Structure:
                 for h in lines[base_kind]:
                     s = g.number_of_cells + h * n + d
                     if s in glob_to_local:
-                        mp = {int(k): cover_of_cell[g.cell_index(self.candidate(k).cell)]
-                              for k in self.members[glob_to_local[s]]}
+                        mp = {k: cover_of_cell[cell[k]] for k in members[glob_to_local[s]]}
                         fish.append((glob_to_local[s], mp))
                 sheets.append(("fish", fish))
         pats = []  # (family, bases, covers)
@@ -409,13 +410,11 @@ class Structure:
         A = np.zeros((L, K), dtype=np.float32)
         A[a_rows, a_cols] = 1.0
         owner = np.array(col_owner, dtype=np.int32)
-        O = np.zeros((K, P), dtype=np.float32)
-        O[np.arange(K), owner] = 1.0
         # elimination targets per (pattern, cover column): cover members outside every base
         T = np.zeros((K, L), dtype=np.float32)
         T[t_cols, t_ks] = 1.0
         sizes = np.array([len(combo) for _, combo, _ in pats], dtype=np.float32)
-        return {"pats": pats, "A": A, "owner": owner, "O": O, "T": T, "sizes": sizes, "P": P}
+        return {"pats": pats, "A": A, "owner": owner, "T": T, "sizes": sizes, "P": P}
 
 
 class Propagation:
