@@ -122,6 +122,7 @@ class _AlsNet:
     end_sees: np.ndarray  # (N, words) packed: candidates an end turns OFF
     twin: np.ndarray  # (M + K,) per start of one candidate, that candidate's copy-two node; else -1
     hits: np.ndarray  # (N, start words) packed: per end, the starts with a candidate seeing both ends
+    loops: tuple  # the starts with a twin, their twins, and the word and shift of each start's bit
     _als: dict[int, Als] = field(default_factory=dict)
 
     def als(self, j: int) -> Als:
@@ -337,8 +338,9 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     one = np.where(valid.sum(axis=1) == 1, mem_tab.max(axis=1), C)
     twin = bp.node_of[np.concatenate([bp.single, one])]
     twin = np.where(twin >= 0, twin + M + K, -1)
+    looped = np.flatnonzero(twin >= 0)
     return _AlsNet(net, {True: strong, False: weak}, base, M, K, table, ai.tolist(), (ad + 1).tolist(),
-                   start_sees, end_sees, twin, hits)
+                   start_sees, end_sees, twin, hits, (looped, twin[looped], looped >> 6, (looped & 63).astype(np.uint64)))
 
 
 def _items(an: _AlsNet, reached: np.ndarray) -> list[tuple]:
@@ -348,15 +350,16 @@ def _items(an: _AlsNet, reached: np.ndarray) -> list[tuple]:
     M = an.M
     items = []
     # loops: a one-candidate start reaching its own candidate ON in copy two
-    a_idx = np.flatnonzero(an.twin >= 0)
-    b_idx = an.twin[a_idx]
-    back = (reached[b_idx, a_idx >> 6] >> (a_idx & 63).astype(np.uint64)) & np.uint64(1) == 1
-    for a, b in zip(a_idx[back].tolist(), b_idx[back].tolist()):
-        items.append(((0, a, 0, b), a, b))
+    a_idx, b_idx, word, shift = an.loops
+    back = reached[b_idx, word] >> shift & np.uint64(1)
+    if back.any():
+        back = back == 1
+        for a, b in zip(a_idx[back].tolist(), b_idx[back].tolist()):
+            items.append(((0, a, 0, b), a, b))
     # the other ends with a candidate seeing both ends
     hit = reached[M:] & an.hits[M:]
-    rows, cols = _nonzero2(hit != 0)
-    if len(rows):
+    if hit.any():
+        rows, cols = _nonzero2(hit != 0)
         bits = np.unpackbits(hit[rows, cols].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
         i, bit = _nonzero2(bits)
         a_idx = cols[i] * 64 + bit
@@ -366,7 +369,8 @@ def _items(an: _AlsNet, reached: np.ndarray) -> list[tuple]:
         counts = _popcount(an.start_sees[a_idx] & an.end_sees[b_idx])
         for a, b, c in zip(a_idx.tolist(), b_idx.tolist(), counts.tolist()):
             items.append(((-c, a, 1, b), a, b))
-    items.sort(key=lambda item: item[0])
+    if len(items) > 1:
+        items.sort(key=lambda item: item[0])
     return items
 
 
