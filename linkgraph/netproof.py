@@ -47,13 +47,15 @@ class BranchProof:
         was derived before it (-1: none; the literal has another reason)."""
         ron, roff = self.ron, self.roff
         ks = np.flatnonzero(ron >= 0)
-        order = ks[np.lexsort((ks, ron[ks]))]
+        order = ks[np.argsort(ron[ks], kind="stable")]  # by round, then index
         out = np.full(len(roff), -1, dtype=np.int64)
         koff = np.flatnonzero(roff > 0)
         if len(order) and len(koff):
-            A = self.st.sees[np.ix_(koff, order)] & (ron[order][None, :] < roff[koff][:, None])
-            has = A.any(axis=1)
-            out[koff[has]] = order[A.argmax(axis=1)[has]]
+            A = self.st.sees.take(koff, axis=0).take(order, axis=1)
+            A &= ron[order][None, :] < roff[koff][:, None]
+            first = A.argmax(axis=1)
+            has = A[np.arange(len(koff)), first]
+            out[koff[has]] = order[first[has]]
         return out.tolist()
 
     @cached_property
@@ -66,17 +68,21 @@ class BranchProof:
         out = np.full(L, -1, dtype=np.int64)
         kon = np.flatnonzero(self.ron > 0)
         if len(kon) and S:
+            mem_all, valid_all, base, real = st.strong_tables
             sets = st.cs_pad[kon]  # (n, r), padded with S
-            mem = st.mem_pad_ext[sets]  # (n, r, w)
-            valid = (mem < L) & (mem != kon[:, None, None])
-            r = np.r_[self.roff, -1][mem]
-            ok = (~valid | ((r >= 0) & (r < self.ron[kon][:, None, None]))).all(axis=2) & (sets < S)
+            mem = mem_all[kon]  # (n, r, w): the members of those sets
+            valid = valid_all[kon]  # real members other than the literal itself
+            roff = np.empty(L + 1, dtype=self.roff.dtype)
+            roff[:L], roff[L] = self.roff, -1
+            r = roff[mem]
+            ok = (~valid | ((r >= 0) & (r < self.ron[kon][:, None, None]))).all(axis=2) & real[kon]
             big = np.int64(1 << 20)
-            score = valid.sum(axis=2) * big * big + (np.where(valid, r, -1).max(axis=2) + 1) * big + sets
+            score = base[kon] + (np.where(valid, r, -1).max(axis=2) + 1) * big
             score = np.where(ok, score, np.iinfo(np.int64).max)
             best = score.argmin(axis=1)
-            found = ok[np.arange(len(kon)), best]
-            out[kon[found]] = sets[np.arange(len(kon)), best][found]
+            rows = np.arange(len(kon))
+            found = ok[rows, best]
+            out[kon[found]] = sets[rows, best][found]
         return out.tolist()
 
     # ---- literals ---------------------------------------------------------
