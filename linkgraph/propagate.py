@@ -120,6 +120,12 @@ def _bit_list(mask: int) -> list[int]:
     return out
 
 
+def _row_lists(m: np.ndarray) -> list[np.ndarray]:
+    """``[np.flatnonzero(row) for row in m]`` for a 2-D bool array, in one nonzero call."""
+    rows, cols = np.nonzero(m)
+    return np.split(cols.astype(np.intp), np.cumsum(np.bincount(rows, minlength=len(m)))[:-1]) if len(m) else []
+
+
 @lru_cache(maxsize=16)
 def _all_set_texts(g) -> tuple[list[str], list[str]]:
     """Text and family (``cell``/``house``) of every set X of geometry `g`."""
@@ -311,8 +317,8 @@ class Structure:
             "pairs": list(zip(ra, rb)),
             "outA_t": np.ascontiguousarray(outA.T),
             "outB": outB,
-            "inter": [np.flatnonzero(r) for r in inter],
-            "outA": [np.flatnonzero(r) for r in (A & ~B)],
+            "inter": _row_lists(inter),
+            "outA": _row_lists(A & ~B),
         }
 
     # ---- depth 2: subsets and fish ----------------------------------------
