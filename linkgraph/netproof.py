@@ -252,7 +252,11 @@ class BranchProof:
     @staticmethod
     def node_count(keys) -> int:
         """``len(nodes(keys))`` without naming the nodes: distinct literal keys are distinct
-        literals, and group keys name the same node when their groups are equal."""
+        literals, and group keys name the same node when their groups are equal.
+
+        >>> lg.netproof.BranchProof.node_count([(3, True), (3, False), ("empty", "r1c1", "net")])
+        2
+        """
         n, groups = 0, set()
         for key in keys:
             k0 = key[0]

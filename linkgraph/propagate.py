@@ -467,7 +467,15 @@ class Propagation:
         return self._rows[b]
 
     def prefetch(self, bs) -> None:
-        """Find the `rounds` rows of branches `bs` together (a few word operations for all)."""
+        """Find the `rounds` rows of branches `bs` together (a few word operations for all).
+
+        >>> from linkgraph.propagate import Structure, propagate_singles
+        >>> st = Structure(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+        >>> res = propagate_singles(st, np.arange(st.size), np.ones(st.size, dtype=bool))
+        >>> res.prefetch(range(0, st.size, 3))
+        >>> all((res.rounds(b)[i] == res.run.rounds(b)[i]).all() for b in range(0, st.size, 3) for i in (0, 1))
+        True
+        """
         bs = sorted({int(b) for b in bs} - self._rows.keys())
         if bs and hasattr(self.run, "rows_many"):
             rows = self.run.rows_many(bs).astype(np.int16)
