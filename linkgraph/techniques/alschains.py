@@ -128,8 +128,11 @@ class _AlsNet:
     def als(self, j: int) -> Als:
         """The `Als` of ALS node `j` (made on first use)."""
         i = self.sets[j]
-        if i not in self._als:
-            self._als[i] = self.table.als(i)
+        if i not in self._als:  # as `AlsTable.als`, without the table's per-digit masks
+            g = self.table.grid.geometry
+            cells = [c for c in self.table.cells[i].tolist() if c < g.number_of_cells]
+            digits = (np.flatnonzero(self.table.has[i]) + 1).tolist()
+            self._als[i] = Als(tuple(g.cell(c) for c in cells), tuple(digits))
         return self._als[i]
 
     def kind(self, i: int) -> tuple[str, int]:
