@@ -44,8 +44,10 @@ _MAX_PATHS = 256
 def _premises(P: nx.DiGraph) -> list[Literal]:
     named = P.graph.get("premises")
     if named:
-        lits = [Literal.parse(t) for t in named]
-        return [lit for lit in lits if lit in P]
+        # matched by text against the proof's own nodes, not parsed: on grids over 9 wide a
+        # name like r10c6#6 or r1c12#5 does not read back unambiguously
+        by_text = {str(n): n for n in P}
+        return [by_text[t] for t in named if t in by_text]
     return sorted((v for v, r in P.nodes(data="role") if r == Role.PREMISE), key=sort_key)
 
 
@@ -198,8 +200,10 @@ def _result_text(P: nx.DiGraph) -> str:
     text = P.graph.get("conclusion", "")
     if not text:
         return ""
-    lit = Literal.parse(text)
-    return f"{lit.cand.cell}={lit.cand.digit}" if lit.on else f"{lit.cand.cell}<>{lit.cand.digit}"
+    # read off the text, not parsed: on grids over 9 wide r1c12#5 would also read as a group
+    on = not text.startswith("-")
+    cell, _, digit = text.lstrip("+-").partition("#")
+    return f"{cell}={digit}" if on else f"{cell}<>{digit}"
 
 
 def eureka_proof(P: nx.DiGraph) -> str:

@@ -403,3 +403,34 @@ def test_cli_nothing_found_and_bad_input(capsys):
     assert main(["chains", "123"]) == 2
     assert main(["chains", "--family", "cell,bogus"]) == 2
     capsys.readouterr()
+
+
+PUZZLE_16 = (
+    "......8G.6.........5.C.E....3...6.9.....B.DE57F.C....9A.3..71..E2...D..5.....E46.7.4.....A3.9B.C."
+    "F..9.C...G.7....GC...E6....A3..4169..2A...5..G.....8.F....B.1.5...8...3D..FC..2..E....9.16.8...5.3"
+    "...7...B6.9.A7.....6.4.8.DC....A...4..F......F..2.....3.1B..."
+)
+
+
+def test_chains_on_16x16_write_their_notation():
+    # names like r10c6#6 do not read back on a 16x16 grid (r1c12#5 is also a group): the
+    # notation takes premises and results from the proof itself (64 of these 159 steps once
+    # raised NotationError or AttributeError)
+    grid = lg.Grid.parse(PUZZLE_16, geometry=lg.geometry.classic(16))
+    solution = solve_unique(grid)
+    steps = list(forcing_chains(grid, families=["cell", "house"]))
+    assert len(steps) > 50
+    wide = 0
+    for step in steps:
+        (concl,) = step.conclusions
+        verdict = f"{concl.cand.cell}={concl.cand.digit}" if concl.on else f"{concl.cand.cell}<>{concl.cand.digit}"
+        assert step.notation.endswith(f"=> {verdict}"), step.notation
+        text = lg.notation.gnpx(step)
+        assert f"{step.premises[0].cand.cell}/+{step.premises[0].cand.digit}" in text, text
+        for cand in step.eliminations:
+            assert solution[grid.geometry.cell_index(cand.cell)] != cand.digit
+        for cand in step.placements:
+            assert solution[grid.geometry.cell_index(cand.cell)] == cand.digit
+        wide += any(c.cell.row >= 9 or c.cell.col >= 9 for c in step.eliminations | step.placements)
+        lg.verify.check_step(grid, step)
+    assert wide > 0
