@@ -14,8 +14,9 @@ Proof graphs of chains and nets (``P.graph["kind"]`` ``chain`` or ``net``,
 any graph with edges):
 
 1. every node is a `Literal` over a candidate or a group node of this grid,
-   the graph is acyclic, and the ``premise`` nodes are exactly
-   ``step.premises``, all live;
+   the graph is acyclic (in a net joining several branches, each branch's
+   edges: two branches may derive two literals in opposite orders), and the
+   ``premise`` nodes are exactly ``step.premises``, all live;
 2. every edge is a valid inference here: *weak* ``u -> v`` needs ``u`` ON,
    ``v`` OFF and both nodes inside set ``via``; *strong* ``u -> v`` needs ``v``
    ON and every other live member of set ``via`` OFF among ``v``'s in-edges
@@ -257,7 +258,8 @@ class _Checker:
             self.fail("proof without premises")
         rules = self.check_edges()
         derived = {p: self.derive({p}, rules) for p in premises}
-        for v in nx.topological_sort(P):
+        order = nx.topological_sort(P) if nx.is_directed_acyclic_graph(P) else sorted(P, key=sort_key)
+        for v in order:
             if not any(v in d for d in derived.values()):
                 self.unjustified(v, "follows from no single premise")
         self.check_conclusions(premises, derived)
@@ -283,9 +285,27 @@ class _Checker:
             if role == Role.PREMISE or (role == Role.CONTRADICTION and node in claimed):
                 premises.append(node)
         if not nx.is_directed_acyclic_graph(P):
-            cycle = nx.find_cycle(P)
-            self.fail(f"proof has a cycle through {cycle[0][0]} -> {cycle[0][1]}")
+            cycle = self.branch_cycle()
+            if cycle:
+                self.fail(f"proof has a cycle through {cycle[0][0]} -> {cycle[0][1]}")
         return sorted(premises, key=sort_key)
+
+    def branch_cycle(self) -> list | None:
+        """A cycle of the proof, or None when every cycle crosses branches: in a net that
+        joins several branches (every edge tagged with its ``branches``), two branches may
+        derive two literals in opposite orders, so only each branch's own edges must be
+        acyclic (the derivation from each premise below is a closure either way)."""
+        P = self.P
+        names = set()
+        for _, _, d in P.edges(data=True):
+            if not d.get("branches"):
+                return nx.find_cycle(P)
+            names.update(d["branches"])
+        for name in sorted(names):
+            sub = nx.DiGraph((u, v) for u, v, d in P.edges(data=True) if name in d["branches"])
+            if not nx.is_directed_acyclic_graph(sub):
+                return nx.find_cycle(sub)
+        return None
 
     def unjustified(self, v: Literal, why: str) -> None:
         P = self.P
@@ -525,14 +545,20 @@ class _Checker:
     def derive(self, starts: set[Literal], rules: dict) -> set[Literal]:
         """The nodes that follow from the literals `starts` taken together."""
         got = set(starts)
-        for v in nx.topological_sort(self.P):
-            if v in got:
-                continue
-            for rule in rules[v]:
-                have = [u for u in rule[2] if u in got]
-                if (have or not rule[2]) and self.rule_problem(v, rule, have) is None:
-                    got.add(v)
-                    break
+        acyclic = nx.is_directed_acyclic_graph(self.P)
+        order = list(nx.topological_sort(self.P)) if acyclic else sorted(self.P, key=sort_key)
+        grew = True
+        while grew:  # one pass in topological order; passes to a fixpoint when branches cross
+            grew = False
+            for v in order:
+                if v in got:
+                    continue
+                for rule in rules[v]:
+                    have = [u for u in rule[2] if u in got]
+                    if (have or not rule[2]) and self.rule_problem(v, rule, have) is None:
+                        got.add(v)
+                        grew = not acyclic
+                        break
         return got
 
     # ---- conclusions ------------------------------------------------------

@@ -481,3 +481,37 @@ def test_verify_command_reports_an_unsound_step(tmp_path, capsys, monkeypatch):
     assert main(["verify", str(path)]) == 1
     out = capsys.readouterr().out
     assert "unsound steps 1" in out and "the solution digit" in out
+
+
+# hardest_1905_11plus line 12001 after 32 steps of the default ladder: the verity net's three
+# branches (+r4c8#6, +r6c8#6, +r8c8#6) derive -r1c4#4 and +r1c8#4 in opposite orders, so the
+# merged proof has a cycle that no single branch has (it was rejected as "a cycle")
+VERITY_CROSSING = (
+    "23589 359 578 4689 379 3689 2789 45 1 6 579 1 4789 479 2 789 3 45 2389 4 2378 179 5 1389 6 279 "
+    "789 189 1359 3458 46 149 7 139 1569 2 139 6 235 129 8 159 4 1579 3579 7 1259 245 3 1249 4569 189 "
+    "1569 689 25 12357 9 1247 6 14 1237 8 347 13 8 237 5 123479 1349 1279 12469 46 4 1237 6 12789 "
+    "12379 389 5 1279 379"
+)
+VERITY_PUZZLE = "........1..1..2.3..4..5.6.......7..2.6..8.4..7..3.......9.6..8..8.5.....4.6...5.."
+
+
+def test_a_verity_whose_branches_cross_is_accepted_but_a_cycle_in_one_branch_is_not():
+    grid = lg.Grid.parse(VERITY_CROSSING)
+    solution = solve_unique(lg.Grid.parse(VERITY_PUZZLE))
+    assert all(grid.has(lg.Candidate(lg.Cell(i // 9, i % 9), int(d))) for i, d in enumerate(solution))
+    step = next(s for s in lg.forcing_nets(grid, kinds=("verity",)) if "r6c8#9" in str(s))
+    assert [str(c) for c in step.eliminations] == ["r6c8#9"] and solution[5 * 9 + 7] != 9
+    P = step.proof
+    assert not nx.is_directed_acyclic_graph(P)
+    for name in P.graph["branches"]:
+        sub = nx.DiGraph((u, v) for u, v, d in P.edges(data=True) if name in d["branches"])
+        assert nx.is_directed_acyclic_graph(sub)
+    check_step(grid, step)
+    # the same cycle inside one branch is circular reasoning: rejected
+    Q = nx.DiGraph(P)
+    first = P.graph["branches"][0]
+    for a, b in nx.find_cycle(P):
+        Q.edges[a, b]["branches"] = (first,)
+    with pytest.raises(ProofError, match="cycle"):
+        check_step(grid, lg.make_step(step.technique, eliminations=step.eliminations,
+                                      premises=step.premises, proof=Q, notation=step.notation))
