@@ -15,7 +15,12 @@ With ``level >= 1`` the technique is ``forcing-net-nested`` (the kind is in
 ``P.graph["net"]``). A verity or double proof joins one branch per premise;
 each edge carries ``branches``, the texts of the premises whose branch uses
 it, and ``P.graph["branches"]`` lists them all: the subgraph of one branch's
-edges is a net from that premise alone to the conclusion.
+edges is a net from that premise alone to the conclusion. When two branches
+infer the same literal from the same one by different reasons (another set,
+pattern or sub-net), the edge keeps the first and lists the others in
+``also`` (dicts of ``kind``, ``family``, ``via``, ``branches``); branches may
+also derive two literals in opposite orders, so only each branch's edges are
+acyclic.
 
 Selection (``select``): ``"shortest"`` yields the proof with the fewest
 literals first (ties by kind, then the conclusion's total order);
@@ -284,7 +289,15 @@ def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple
                         P.add_node(n, **d)
                 for u, v, d in sub.edges(data=True):
                     if P.has_edge(u, v):
-                        P.edges[u, v]["branches"] = (*P.edges[u, v]["branches"], name)
+                        e = P.edges[u, v]
+                        e["branches"] = (*e["branches"], name)
+                        # another branch's inference between the same two literals (a
+                        # different set, pattern or sub-net): kept as an extra label
+                        label = (d.get("kind"), d.get("via"))
+                        if label != (e.get("kind"), e.get("via")) and all(
+                            label != (a.get("kind"), a.get("via")) for a in e.get("also", ())
+                        ):
+                            e["also"] = (*e.get("also", ()), {**d, "branches": (name,)})
                     else:
                         P.add_edge(u, v, **d, branches=(name,))
             P.graph["branches"] = [str(p) for p in premises]

@@ -23,6 +23,10 @@ it):
   one place left in it. With ``v`` OFF: ``v`` sees every ALS cell holding its
   digit, which the locked ALS must take.
 
+A net joining several branches (verity, double) tags each edge with its
+``branches`` and may list further readings of the same edge in ``also`` (see
+`linkgraph.nets`).
+
 Graph attributes (``P.graph``) hold the technique's specifics: ``kind``
 (``chain``, ``net`` or ``pattern``), and for pattern techniques the ``base``
 and ``cover`` sets X (as text), fins, the ALS used, and the like.

@@ -328,8 +328,12 @@ class _Checker:
         for v in P.nodes:
             groups: dict[tuple[str, str], list[Literal]] = defaultdict(list)
             extra: dict[tuple[str, str], object] = {}
-            for u in sorted(P.predecessors(v), key=sort_key):
-                data = P.edges[u, v]
+            labels = [
+                (u, label)
+                for u in sorted(P.predecessors(v), key=sort_key)
+                for label in (P.edges[u, v], *P.edges[u, v].get("also", ()))
+            ]
+            for u, data in labels:
                 kind, family, via = data.get("kind"), data.get("family"), data.get("via")
                 where = f"edge {u} -> {v} ({kind}, {family}, via {via})"
                 if via is None:

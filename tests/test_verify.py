@@ -515,3 +515,33 @@ def test_a_verity_whose_branches_cross_is_accepted_but_a_cycle_in_one_branch_is_
     with pytest.raises(ProofError, match="cycle"):
         check_step(grid, lg.make_step(step.technique, eliminations=step.eliminations,
                                       premises=step.premises, proof=Q, notation=step.notation))
+
+
+# hardest_1106 line 11 after 27 steps of the default ladder: the ++depth verity on the 7s of
+# row 5 proves -r5c8#5 through different subsets in different branches that share in-edges
+# (a pair r5c1 r5c9 in one, a triple r5c1 r5c2 r5c9 in another); the merged proof keeps the
+# second branch's reading as an extra label ("also") on the shared edge
+PLUS_PLUS_SHARED = (
+    "1238 1378 1247 247 2359 45 49 135 6 6 347 5 79 23479 1 8 234 239 123 9 124 246 23456 8 345 7 1235 159 157 1679 8 4679 2 345679 13456 13579 589 578 3 4679 1 4679 2 456 579 4 27 12679 5 679 3 679 18 189"
+    " 1235 6 124 1247 24578 457 357 9 23578 259 45 8 3 24567 4679 1 256 257 7 1235 129 1269 2568 569 356 23568 4"
+)
+PLUS_PLUS_PUZZLE = "........6..5..18...9...8.7....8.2.....3.1.2..4..5.3....6.....9...83..1..7.......4"
+
+
+def test_a_net_whose_branches_share_an_edge_for_different_reasons_keeps_both():
+    from linkgraph.techniques import TECHNIQUES
+
+    grid = lg.Grid.parse(PLUS_PLUS_SHARED)
+    solution = solve_unique(lg.Grid.parse(PLUS_PLUS_PUZZLE))
+    step = next(TECHNIQUES["forcing-net-plus-plus"].find(grid))
+    assert [str(c) for c in step.eliminations] == ["r5c8#5"] and solution[4 * 9 + 7] != 5
+    P = step.proof
+    shared = [(u, v) for u, v, d in P.edges(data=True) if d.get("also")]
+    assert shared
+    check_step(grid, step)
+    Q = nx.DiGraph(P)
+    for u, v in shared:
+        del Q.edges[u, v]["also"]
+    with pytest.raises(ProofError):
+        check_step(grid, lg.make_step(step.technique, eliminations=step.eliminations,
+                                      premises=step.premises, proof=Q, notation=step.notation))
