@@ -160,7 +160,11 @@ class Candidate:
 
 
 def _cells_text(cells: tuple[Cell, ...]) -> str:
-    """Compact text of several cells: r2468c4, r7c589, r1c12r2c3."""
+    """Compact text of several cells: r2468c4, r7c589, r1c12r2c3; on grids over 9 wide,
+    where a row or column number has two digits, the cells are spelt out and separated by
+    commas (r9c10,r9c11), since r9c1011 would not read back."""
+    if len(cells) > 1 and any(c.row >= 9 or c.col >= 9 for c in cells):
+        return ",".join(f"r{c.row + 1}c{c.col + 1}" for c in sorted(cells))
     if len({c.col for c in cells}) == 1 and len(cells) > 1:
         rows = "".join(str(c.row + 1) for c in sorted(cells))
         return f"r{rows}c{cells[0].col + 1}"
@@ -176,6 +180,14 @@ _PIECE_RE = re.compile(r"r(\d+)c(\d+)")
 
 
 def _parse_cells(text: str, whole: str) -> tuple[Cell, ...]:
+    if "," in text:  # spelt-out cells: each number whole (r9c10,r9c11)
+        cells = set()
+        for piece in text.split(","):
+            m = _PIECE_RE.fullmatch(piece)
+            if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+                raise NotationError(f"{whole!r}: expected cells such as 'r9c10,r9c11'")
+            cells.add(Cell(int(m.group(1)) - 1, int(m.group(2)) - 1))
+        return tuple(sorted(cells))
     if not _CELLS_RE.fullmatch(text):
         raise NotationError(f"{whole!r}: expected cells such as 'r2468c4' or 'r7c589'")
     cells = set()
@@ -247,7 +259,8 @@ class Als:
         return self._hash
 
     def __str__(self) -> str:
-        return f"{_cells_text(self.cells)}{{{''.join(map(str, self.digits))}}}"
+        sep = "," if any(d >= 10 for d in self.digits) else ""  # 16x16: {7,8,12} not {7812}
+        return f"{_cells_text(self.cells)}{{{sep.join(map(str, self.digits))}}}"
 
     @property
     def cells_text(self) -> str:
@@ -257,10 +270,11 @@ class Als:
     @classmethod
     def parse(cls, text: str) -> Als:
         """Read ``r2468c4{1237}``."""
-        m = re.fullmatch(r"(.+)\{(\d+)\}", text.strip())
+        m = re.fullmatch(r"(.+)\{(\d+(?:,\d+)*)\}", text.strip())
         if not m:
             raise NotationError(f"{text!r}: expected an ALS such as 'r2468c4{{1237}}'")
-        return cls(_parse_cells(m.group(1), text), tuple(int(d) for d in m.group(2)))
+        digits = m.group(2).split(",") if "," in m.group(2) else list(m.group(2))
+        return cls(_parse_cells(m.group(1), text), tuple(int(d) for d in digits))
 
 
 Node = Candidate | Group | Als

@@ -66,3 +66,17 @@ def test_public_api_sorted():
     assert list(lg.__all__) == sorted(lg.__all__)
     for name in lg.__all__:
         assert hasattr(lg, name), name
+
+
+def test_wide_group_and_als_names_read_back():
+    # on grids over 9 wide the compact forms would be ambiguous (r9c1011: columns 10, 11 or 1, 0, 1, 1)
+    als = lg.Als(tuple(lg.Cell(8, c) for c in (8, 9, 10, 12)), (7, 8, 12, 14, 15))
+    assert str(als) == "r9c9,r9c10,r9c11,r9c13{7,8,12,14,15}"
+    assert lg.Als.parse(str(als)) == als
+    group = lg.Group((lg.Cell(9, 10), lg.Cell(9, 11)), 5)
+    assert str(group) == "r10c11,r10c12#5" and lg.Group.parse(str(group)) == group
+    assert lg.Literal.parse("-r10c11,r10c12#5") == lg.Literal(group, on=False)
+    # 9x9 names keep their compact form
+    assert str(lg.Als(tuple(lg.Cell(r, 3) for r in (1, 3, 5, 7)), (1, 2, 3, 7))) == "r2468c4{1237}"
+    with pytest.raises(lg.NotationError):
+        lg.Als.parse("r9c0,r9c10{1,2,3}")
