@@ -83,6 +83,7 @@ from linkgraph.errors import OptionError
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Literal
 from linkgraph.netproof import Outcome
+from linkgraph.techniques.base import bits
 
 __all__ = ["Outcome", "Propagation", "Structure", "propagate", "propagate_many", "propagate_singles"]
 
@@ -107,16 +108,6 @@ def _cand_set_table(g) -> np.ndarray:
     for k, x in enumerate(rows):
         out[k, : len(x)] = x
     out.setflags(write=False)
-    return out
-
-
-def _bit_list(mask: int) -> list[int]:
-    """Positions of the set bits of `mask`, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
     return out
 
 
@@ -389,7 +380,7 @@ class Structure:
                 for j in range(i + 1, nu):
                     m = masks[i] | masks[j]
                     if 2 <= m.bit_count() <= 4:
-                        pats.append((family, (usable[i], usable[j]), _bit_list(m)))
+                        pats.append((family, (usable[i], usable[j]), bits(m)))
             for i in range(nu):
                 for j in range(i + 1, nu):
                     mij = masks[i] | masks[j]
@@ -398,7 +389,7 @@ class Structure:
                     for k in range(j + 1, nu):
                         m = mij | masks[k]
                         if 3 <= m.bit_count() <= 5:
-                            pats.append((family, (usable[i], usable[j], usable[k]), _bit_list(m)))
+                            pats.append((family, (usable[i], usable[j], usable[k]), bits(m)))
         # matrices: for pattern p, cover columns; member k of a base -> cover index
         P = len(pats)
         col_owner: list[int] = []

@@ -37,7 +37,7 @@ import numpy as np
 from linkgraph.grid import Grid
 from linkgraph.model import Cell, Group
 from linkgraph.steps import Step
-from linkgraph.techniques.base import SharedSearch, cached
+from linkgraph.techniques.base import SharedSearch, bits, cached
 from linkgraph.techniques.chainproof import chain_step, seeing_all
 
 __all__ = ["empty_rectangles", "skyscrapers", "turbot_fish", "two_string_kites"]
@@ -82,15 +82,6 @@ class _Cells:
 @lru_cache(maxsize=8)
 def _cells(g) -> _Cells:
     return _Cells(g)
-
-
-def _cell_bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _digit_masks(grid: Grid) -> list[int]:
@@ -156,7 +147,7 @@ def _four_records(grid: Grid) -> Iterator[tuple]:
                     if not hit:
                         continue
                     kind = _classify(k1, k2, cells.shared_kinds(y, u))
-                    yield kind, d, x, y, u, v, _cell_bits(hit)
+                    yield kind, d, x, y, u, v, bits(hit)
 
 
 def _four_chains(grid: Grid, wanted: str) -> Iterator[Step]:
@@ -286,7 +277,7 @@ def _empty_rectangles(grid: Grid) -> Iterator[Step]:
                                          (in_col, in_row | at_corner, by_col.get(c, ()))):
                     if not near or not far or not links:
                         continue
-                    far_cells = _cell_bits(far)
+                    far_cells = bits(far)
                     far_sees = col
                     for x in far_cells:
                         far_sees &= peer_mask[x]
@@ -300,13 +291,13 @@ def _empty_rectangles(grid: Grid) -> Iterator[Step]:
                         hit = far_sees & peer_mask[q] & ~(chain_mask | 1 << p | 1 << q)
                         if not hit:
                             continue
-                        targets = [x * n + d for x in _cell_bits(hit)]
+                        targets = [x * n + d for x in bits(hit)]
                         key = frozenset(targets)
                         if key in seen:
                             continue
                         seen.add(key)
                         if far_node is None:
-                            far_node, near_node = _node(g, far_cells, d), _node(g, _cell_bits(near), d)
+                            far_node, near_node = _node(g, far_cells, d), _node(g, bits(near), d)
                         nodes = [g.candidate(q * n + d), g.candidate(p * n + d), near_node, far_node]
                         yield chain_step(
                             "empty-rectangle", grid, nodes, eliminations=targets,

@@ -48,7 +48,7 @@ from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.techniques.base import SharedSearch, bits, cached, pattern_step
 from linkgraph.techniques.chainproof import chain_step
-from linkgraph.techniques.singledigit import _cell_bits, _cells, _conjugates, _digit_masks, bitcount
+from linkgraph.techniques.singledigit import _cells, _conjugates, _digit_masks, bitcount
 
 __all__ = ["bent_subsets", "w_wings", "wxyz_wings", "xy_wings", "xyz_wings"]
 
@@ -234,7 +234,7 @@ def _bent_subsets(grid: Grid, size: int):
             for c in combo:
                 if masks[c] >> d & 1:
                     hit &= peer_mask[c]
-            targets += [t * n + d for t in _cell_bits(hit)]
+            targets += [t * n + d for t in bits(hit)]
         if targets:
             yield combo, (free[0] if free else -1), sorted(set(targets)), restricted
 
@@ -357,7 +357,7 @@ def _w_wings(grid: Grid) -> Iterator[Step]:
                 hit = both & digit_cells[y]
                 if not hit:
                     continue
-                targets = [t * n + y for t in _cell_bits(hit)]
+                targets = [t * n + y for t in bits(hit)]
                 for pair in _conjugates(grid, x):
                     for p, q in (pair, pair[::-1]):
                         if p in (c1, c2) or q in (c1, c2) or not (peer_mask[p] >> c1 & 1 and peer_mask[q] >> c2 & 1):
