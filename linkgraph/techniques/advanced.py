@@ -2,7 +2,8 @@
 
 The searches live in `linkgraph.chains` and `linkgraph.nets`; this module only
 adapts them to the ladder: one rung per chain variant, and one per net kind or
-net setting (depth, nesting). A net found with +depth, ++depth or nesting is
+net setting (depth, nesting). The three chain rungs share one search of a grid
+(all premises of every variant are searched in the same pass anyway). A net found with +depth, ++depth or nesting is
 renamed after its rung (``forcing-net-plus`` and so on), so its rating is the
 rung's; the proof graph keeps the net's kind (``P.graph["net"]``). Nested
 rungs (level >= 1) propagate their premises in chunks (`NEST_CHUNK`, ON starts
@@ -21,6 +22,7 @@ from dataclasses import replace
 from linkgraph.errors import SearchLimitError
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
+from linkgraph.techniques.base import cached
 
 __all__ = ["forcing_chain_finder", "forcing_net_finder"]
 
@@ -35,12 +37,14 @@ def forcing_chain_finder(variant: str) -> Callable[[Grid], Iterator[Step]]:
     """
 
     def find(grid: Grid) -> Iterator[Step]:
-        from linkgraph.chains import forcing_chains
+        from linkgraph.chains import chain_search
 
         try:
-            yield from forcing_chains(grid, variants=(variant,))
+            search = cached("chain-search", grid, chain_search)
         except SearchLimitError:
             return  # too big a position for this rung: the ladder goes on without it
+        for result in search.results((variant,)):
+            yield search.step(result)
 
     find.__name__ = f"forcing_chain_{variant}"
     return find
