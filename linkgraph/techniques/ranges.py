@@ -81,6 +81,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import networkx as nx
 import numpy as np
@@ -138,31 +139,76 @@ def find_ranges(grid: Grid) -> list[Range]:
     >>> len(ranges), len(ranges[0].inside), len(ranges[0].outside), len(ranges[0].targets)
     (486, 3, 6, 6)
     """
+    box_sets, line_sets, inside, outside, targets = _range_arrays(grid)
+    C = grid.geometry.number_of_candidates
+
+    def places(row: list[int]) -> tuple[int, ...]:
+        return tuple(k for k in row if k < C)
+
+    return [Range(b, ln, places(i), places(o), places(t))
+            for b, ln, i, o, t in zip(box_sets.tolist(), line_sets.tolist(), inside.tolist(), outside.tolist(),
+                                      targets.tolist())]
+
+
+def _range_arrays(grid: Grid) -> tuple[np.ndarray, ...]:
+    """The ranges of `find_ranges` as arrays: box sets, line sets, then the
+    inside, outside and target places, one row per range, as candidate
+    indices padded with ``number_of_candidates`` (dead places are padding too).
+    """
     g = grid.geometry
     n, nc = g.size, g.number_of_cells
-    live = grid.live
-    out: list[Range] = []
-    for h, house in enumerate(g.houses):
-        if house.kind not in _BOX_KINDS:
-            continue
-        box_cells = {int(c) for c in g.house_cells[h]}
-        for d in range(n):
-            s = nc + h * n + d
-            places = [int(k) for k in g.set_members[s] if live[k]]
-            if len(places) < 3:
-                continue
-            lines = sorted({h2 for k in places for h2 in g.cell_houses[k // n]} - {h})
-            for h2 in lines:
-                if g.houses[h2].kind in _BOX_KINDS:
-                    continue
-                line_cells = {int(c) for c in g.house_cells[h2]}
-                inside = tuple(k for k in places if k // n in line_cells)
-                outside = tuple(k for k in places if k // n not in line_cells)
-                s2 = nc + h2 * n + d
-                targets = tuple(int(k) for k in g.set_members[s2] if live[k] and int(k) // n not in box_cells)
-                if inside and outside and targets:
-                    out.append(Range(s, s2, inside, outside, targets))
-    return out
+    box_h, line_h, box, inside, outside, targets, box_cells = _pairs(g)
+    # live places per (cell, digit), plus an all-OFF row for the padding cell index nc
+    L = np.zeros((nc + 1, n), dtype=bool)
+    L[:nc] = grid.live.reshape(nc, n)
+    ok = L[inside].any(axis=1) & L[outside].any(axis=1) & L[targets].any(axis=1)
+    ok &= (L[box_cells].sum(axis=1) >= 3)[box]
+    p, d = np.nonzero(ok)
+    order = np.lexsort((line_h[p], d, box_h[p]))  # by box, then digit, then line
+    p, d = p[order], d[order]
+    C = g.number_of_candidates
+
+    def places(cells: np.ndarray) -> np.ndarray:
+        c = cells[p]
+        return np.where(L[c, d[:, None]], c * n + d[:, None], C)
+
+    return nc + box_h[p] * n + d, nc + line_h[p] * n + d, places(inside), places(outside), places(targets)
+
+
+@lru_cache(maxsize=8)
+def _pairs(g: Geometry) -> tuple[np.ndarray, ...]:
+    """Every (box, line) pair of houses that share cells, as arrays over the pairs.
+
+    Returns the box's house index, the line's, the box's row in `box_cells`,
+    and the cells (padded with ``number_of_cells``) of box and line together,
+    of the box off the line, and of the line off the box, each in house
+    order; then `box_cells`, each box's cells.
+    """
+    nc = g.number_of_cells
+    boxes = [h for h, house in enumerate(g.houses) if house.kind in _BOX_KINDS]
+    lines = [h for h, house in enumerate(g.houses) if house.kind not in _BOX_KINDS]
+    cells = [[int(c) for c in g.house_cells[h]] for h in range(len(g.houses))]
+    rows: list[tuple] = []
+    for b, h in enumerate(boxes):
+        in_box = set(cells[h])
+        for h2 in lines:
+            in_line = set(cells[h2])
+            if in_box & in_line:
+                rows.append((h, h2, b, [c for c in cells[h] if c in in_line], [c for c in cells[h] if c not in in_line],
+                             [c for c in cells[h2] if c not in in_box]))
+
+    def padded(lists: list[list[int]]) -> np.ndarray:
+        out = np.full((len(lists), max((len(x) for x in lists), default=0)), nc, dtype=np.intp)
+        for i, x in enumerate(lists):
+            out[i, : len(x)] = x
+        return out
+
+    arrays = (np.array([r[0] for r in rows], dtype=np.intp), np.array([r[1] for r in rows], dtype=np.intp),
+              np.array([r[2] for r in rows], dtype=np.intp), padded([r[3] for r in rows]),
+              padded([r[4] for r in rows]), padded([r[5] for r in rows]), padded([cells[h] for h in boxes]))
+    for a in arrays:
+        a.setflags(write=False)
+    return arrays
 
 
 class _RangeTable:
@@ -170,26 +216,30 @@ class _RangeTable:
 
     def __init__(self, grid: Grid):
         C = grid.geometry.number_of_candidates
-        self.ranges = find_ranges(grid)
-        m = len(self.ranges)
-        self.targets = np.zeros((m, C), dtype=bool)
-        for i, r in enumerate(self.ranges):
-            self.targets[i, list(r.targets)] = True
-        # the places of every range, as columns of a compact table; column -1 pads
-        cols = sorted({k for r in self.ranges for k in r.inside + r.outside})
-        self.cols = np.array(cols, dtype=np.int64)
-        at = {k: i for i, k in enumerate(cols)}
+        self.box_sets, self.line_sets, inside, outside, targets = _range_arrays(grid)
+        m = len(self.box_sets)
+        self.size = m
+        self._rows = (inside, outside, targets)
+        full = np.zeros((m, C + 1), dtype=bool)
+        full[np.arange(m)[:, None], targets] = True
+        self.targets = full[:, :C]
+        # the places of every range, as columns of a compact table; column len(cols) pads
+        places = np.concatenate([inside, outside], axis=1)
+        self.cols = np.unique(places[places < C])
+        width = len(self.cols)
 
-        def padded(lists: list[tuple[int, ...]]) -> np.ndarray:
-            width = max((len(x) for x in lists), default=0)
-            out = np.full((len(lists), width), len(cols), dtype=np.int64)
-            for i, x in enumerate(lists):
-                out[i, : len(x)] = [at[k] for k in x]
-            return out
+        def compact(rows: np.ndarray) -> np.ndarray:
+            return np.where(rows < C, np.searchsorted(self.cols, rows), width)
 
-        self.inside = padded([r.inside for r in self.ranges])
-        self.outside = padded([r.outside for r in self.ranges])
-        self.places = padded([r.inside + r.outside for r in self.ranges])
+        self.inside = compact(inside)
+        self.outside = compact(outside)
+        self.places = compact(places)
+
+    def range(self, i: int) -> Range:
+        """Range `i` (in `find_ranges` order) as a `Range`."""
+        C = self.targets.shape[1]
+        inside, outside, targets = (tuple(k for k in rows[i].tolist() if k < C) for rows in self._rows)
+        return Range(int(self.box_sets[i]), int(self.line_sets[i]), inside, outside, targets)
 
     def lock(self, on: np.ndarray, off: np.ndarray) -> np.ndarray:
         """``(premises, ranges)`` bool: the ranges each premise row locks.
@@ -261,7 +311,7 @@ def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
     if not cl.clusters:
         return
     table = _RangeTable(grid)
-    if not table.ranges:
+    if not table.size:
         return
     yield from _traps(grid, cl, table)
     yield from _color_traps(grid, cl, table)
@@ -391,7 +441,7 @@ def _pick_range(table: _RangeTable, locked: np.ndarray, t: int) -> Range:
     """The first locked range that turns `t` OFF."""
     for i in np.flatnonzero(locked).tolist():
         if table.targets[i, t]:
-            return table.ranges[i]
+            return table.range(i)
     raise AssertionError(f"no locked range reaches candidate {t}")
 
 
