@@ -17,6 +17,9 @@ Every row starts with ``line`` (the 1-based input line number), ``puzzle``,
 ``name``, ``rating`` (the file's extra columns) and ``error``, then the job's
 own columns (`job_columns`), then ``time_s``.
 
+The writers (CSV, JSON Lines, Parquet), resume and progress are in
+`linkgraph.batchout`; this module runs the jobs.
+
 The job functions live in `linkgraph.jobs` and import the engine lazily, so a
 batch runs with whatever engine modules exist. A job may also be named
 ``package.module:function``; such a function takes ``(line, options)`` and
@@ -25,11 +28,8 @@ carries a ``columns`` attribute (a list, or a callable of the options).
 
 from __future__ import annotations
 
-import csv
 import ctypes
 import importlib
-import io
-import json
 import os
 import signal
 import sys
@@ -41,6 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from linkgraph.batchout import (  # noqa: F401 - FORMATS and read_rows are re-exported
+    FORMATS, _count_lines, _format_of, _progress, _pyarrow, _resume_point, _to_parquet, _Writer, read_rows,
+)
 from linkgraph.errors import OptionError, check_choice
 from linkgraph.io import PuzzleLine, read_puzzles
 
@@ -57,7 +60,6 @@ JOBS: Mapping[str, str] = {
     "metrics": "linkgraph.jobs:metrics_job",
     "oracle": "linkgraph.jobs:oracle_job",
 }
-FORMATS = ("csv", "jsonl", "parquet")
 
 
 class JobTimeout(BaseException):
@@ -281,90 +283,7 @@ def _dask(job, options, chunks, timeout, times, scheduler, workers) -> Iterator[
             client.close()
 
 
-# ---- output -------------------------------------------------------------------
-
-
-def _format_of(out: str | os.PathLike | None, fmt: str | None) -> str:
-    if fmt:
-        check_choice("--format", [fmt], FORMATS)
-        return fmt
-    if out is not None and str(out).endswith((".jsonl", ".json", ".ndjson")):
-        return "jsonl"
-    if out is not None and str(out).endswith(".parquet"):
-        return "parquet"
-    return "csv"
-
-
-def _pyarrow():
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise OptionError("--out .parquet needs pyarrow: pip install 'linkgraph[parquet]'") from None
-    return pa, pq
-
-
-def _to_parquet(spool: Path, final: Path, columns: list[str]) -> None:
-    """Convert the finished JSON Lines spool to a Parquet file (column types inferred per column)."""
-    pa, pq = _pyarrow()
-    rows = [json.loads(ln) for ln in spool.read_text(encoding="utf-8").splitlines() if ln.strip()]
-    table = pa.table({c: pa.array([r.get(c) for r in rows]) for c in columns})
-    tmp = final.with_name(final.name + ".tmp")
-    pq.write_table(table, tmp)
-    os.replace(tmp, final)
-
-
-def _cell(value: Any) -> Any:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return int(value)
-    return value
-
-
-class _Writer:
-    """Writes rows to a text stream, one physical line per row, flushing each."""
-
-    def __init__(self, fh, fmt: str, columns: list[str], *, header: bool):
-        self.fh, self.fmt, self.columns = fh, fmt, columns
-        if fmt == "csv":
-            self._csv = csv.writer(fh, lineterminator="\n")
-            if header:
-                self._csv.writerow(columns)
-                fh.flush()
-
-    def write(self, rows: list[dict]) -> None:
-        for row in rows:
-            if self.fmt == "csv":
-                self._csv.writerow([_cell(row.get(c)) for c in self.columns])
-            else:
-                self.fh.write(json.dumps({c: row.get(c) for c in self.columns}, ensure_ascii=False) + "\n")
-        self.fh.flush()
-
-
-def _resume_point(path: Path, fmt: str, columns: list[str]) -> int:
-    """Cut a partial last line off `path`; return the last finished input line number (0 if none)."""
-    data = path.read_bytes()
-    end = data.rfind(b"\n") + 1
-    if end < len(data):
-        with open(path, "r+b") as fh:
-            fh.truncate(end)
-        data = data[:end]
-    lines = data.decode("utf-8").splitlines()
-    if fmt == "csv":
-        if not lines:
-            return -1  # no header yet
-        header = next(csv.reader([lines[0]]))
-        if header != columns:
-            raise OptionError(f"--resume: {path} has columns {','.join(header)}, this run writes {','.join(columns)}")
-        body = lines[1:]
-        return int(next(csv.reader([body[-1]]))[0]) if body else 0
-    if not lines:
-        return 0
-    last = json.loads(lines[-1])
-    if list(last) != columns:
-        raise OptionError(f"--resume: {path} has keys {','.join(last)}, this run writes {','.join(columns)}")
-    return int(last["line"])
+# ---- runs ---------------------------------------------------------------------
 
 
 @dataclass
@@ -382,24 +301,6 @@ class BatchSummary:
     def rate(self) -> float:
         """Rows per second of this run."""
         return self.rows / self.seconds if self.seconds else 0.0
-
-
-def _progress(done: int, new: int, total: int | None, t0: float, stream) -> None:
-    """One progress line: rows done (of total), this run's rate, time left."""
-    elapsed = time.monotonic() - t0
-    rate = new / elapsed if elapsed > 0 else 0.0
-    text = f"\r{done}" + (f"/{total}" if total else "") + f"  {rate:.1f}/s"
-    if total and rate > 0:
-        eta = (total - done) / rate
-        text += f"  ETA {int(eta // 3600)}:{int(eta % 3600 // 60):02d}:{int(eta % 60):02d}"
-    stream.write(text + "   ")
-    stream.flush()
-
-
-def _count_lines(path: Path, start: int, limit: int | None) -> int:
-    n = sum(1 for _ in read_puzzles(path)) - start
-    n = max(0, n)
-    return min(n, limit) if limit is not None else n
 
 
 def iter_batch(lines: Iterable[PuzzleLine], job: str, *, options: Mapping[str, Any] | None = None,
@@ -538,14 +439,3 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
         Path(out).unlink()
     summary.seconds = time.monotonic() - t0
     return summary
-
-
-def read_rows(path: str | os.PathLike) -> list[dict]:
-    """Rows of a batch output file as dicts: strings from CSV, values from JSON Lines and Parquet."""
-    path = Path(path)
-    if str(path).endswith(".parquet"):
-        return _pyarrow()[1].read_table(path).to_pylist()
-    text = path.read_text(encoding="utf-8")
-    if str(path).endswith((".jsonl", ".json", ".ndjson")):
-        return [json.loads(ln) for ln in text.splitlines() if ln.strip()]
-    return list(csv.DictReader(io.StringIO(text)))
