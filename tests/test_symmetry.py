@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 import linkgraph as lg
 from linkgraph.techniques import TECHNIQUES, aic, finned, singledigit, wings
+from linkgraph.verify import check_step
 
 # ---- the symmetry ------------------------------------------------------------
 
@@ -255,24 +256,26 @@ def test_pattern_technique_findings_map(data, sym):
     _check_technique("pattern", PATTERNS, data, sym)
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known: an AIC's eliminations leave out the candidates on the one shortest chain read back "
-    "(the first predecessor in cell order), so a symmetry that picks another chain of the same "
-    "length keeps or loses an elimination (e.g. top95 #4 after the basic ladder)"))
 @given(st.data(), symmetries())
 @settings(max_examples=12, deadline=None, database=None, phases=[Phase.generate])
 def test_chain_technique_findings_map(data, sym):
     _check_technique("chain", CHAINS, data, sym)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known: AIC eliminations depend on which shortest chain is read back; top95 #4 after the "
-    "basic ladder gains -r2c4#5 and -r9c8#4 under this symmetry (remove this mark once fixed)"))
 def test_aic_findings_map_on_top95_4():
+    # regression: AIC eliminations left out the candidates of the one shortest chain read back
+    # (first predecessor in cell order), so under this symmetry -r2c4#5 and -r9c8#4 appeared
     grid = lg.prepare(lg.Grid.parse(TOP95_4))
     sym = Symmetry([5, 3, 4, 8, 7, 6, 0, 2, 1], [2, 0, 1, 6, 8, 7, 4, 5, 3], True, [4, 9, 1, 7, 2, 8, 6, 3, 5])
     find = partial(aic.aics, groups=False)
     assert _findings(find, sym.grid(grid)) == _mapped(_findings(find, grid), sym)
+    on_chain = 0
+    for g in (grid, sym.grid(grid)):  # the chain members among the eliminations keep a valid proof
+        for step in find(g):
+            check_step(g, step)
+            on_chain += sum(f"{c}=" in step.proof.graph["chain"] + "=" or f"{c}-" in step.proof.graph["chain"]
+                            for c in step.eliminations)
+    assert on_chain  # some elimination is a candidate of its own chain
 
 
 TOP95_4 = "48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5...."

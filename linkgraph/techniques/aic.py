@@ -380,8 +380,9 @@ def _chains(grid: Grid, nets: list[_Net], technique: str) -> Iterator[Step]:
                     seen.add(done)
                     yield chain_step(technique, grid, nodes, placements=net.members[a], length=level + 1)
                 continue
-            chain_members = {k for i in path for k in net.members[i]}
-            targets = [t for t in np.flatnonzero(net.sees_all[a] & net.sees_all[b]).tolist() if t not in chain_members]
+            # every candidate seeing both ends, on the chain or not (see `chain_step`): which
+            # of several equally short chains is read back must not change the eliminations
+            targets = np.flatnonzero(net.sees_all[a] & net.sees_all[b]).tolist()
             done = frozenset(targets)
             if targets and done not in seen:
                 seen.add(done)

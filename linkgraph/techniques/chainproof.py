@@ -4,10 +4,12 @@ An alternating inference chain (AIC) ``n0 = n1 - n2 = ... = nk`` (``k`` odd,
 ``=`` a strong link, ``-`` a weak link) proves that ``n0`` or ``nk`` is true:
 if ``n0`` is OFF, the strong link turns ``n1`` ON, the weak link turns ``n2``
 OFF, and so on until ``nk`` is ON. A candidate that sees both ends is therefore
-OFF. Its proof is the two-branch forcing on ``n0``:
+OFF, even a candidate of the chain itself. Its proof is the two-branch forcing
+on ``n0``:
 
 - premise ``+n0`` -> ``-t`` (weak, via a set X shared by ``n0`` and ``t``);
-- premise ``-n0`` -> ``+n1`` -> ``-n2`` -> ... -> ``+nk`` -> ``-t``.
+- premise ``-n0`` -> ``+n1`` -> ``-n2`` -> ... -> ``+nk`` -> ``-t``; when the
+  chain itself passes through ``-t``, that is the branch's edge into ``-t``.
 
 ``Step.premises`` is ``(+n0, -n0)``: the two cases are exhaustive, so every
 conclusion reached from both is proven. Nodes may be candidates or groups
@@ -126,8 +128,12 @@ def chain_step(
     end_on = prev
     for cand in elims:
         t = Literal(cand, on=False)
+        # a candidate on the chain may see both ends too: when the -n0 branch already turns it
+        # OFF, only the +n0 branch needs an edge (another from +nk would close a cycle); when
+        # the branch turns it ON, -t from +nk makes that branch contradictory, so n0 is ON
+        inner = t in P
         P.add_node(t, role=Role.CONCLUSION)
-        for src in (start_on, end_on):
+        for src in (start_on,) if inner else (start_on, end_on):
             via = weak_via(g, src.cand, cand)
             P.add_edge(src, t, kind=LinkKind.WEAK, family=_family(g, src.cand, cand, via), via=via)
     premises = (start_on, start_off)

@@ -59,3 +59,20 @@ def test_steps_built_only_as_consumed(monkeypatch, top95):
     built.clear()
     first = next(aic.aics(grid))
     assert len(built) == 1 and first.technique == "grouped-aic"
+
+
+def test_a_chain_candidate_seeing_both_ends_is_eliminated():
+    # top95 #4 after the basic ladder: some AICs pass through a candidate that sees both of their
+    # ends; it is OFF whichever end is ON, so it is eliminated too (the solution keeps it out),
+    # and the proof still replays (no cycle through the chain's own -t)
+    text = "48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5...."
+    grid = lg.prepare(lg.Grid.parse(text))
+    solution = lg.oracle.solve_unique(lg.Grid.parse(text))
+    on_chain = 0
+    for step in aic.aics(grid, groups=False):
+        lg.verify.check_step(grid, step)
+        chain = step.proof.graph["chain"].replace("=", "-").split("-")
+        for c in step.eliminations:
+            assert solution[grid.geometry.cell_index(c.cell)] != c.digit, (step, c)
+            on_chain += str(c) in chain
+    assert on_chain
