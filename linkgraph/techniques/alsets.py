@@ -91,7 +91,7 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.alstable import ALS_MAX_SIZE, AlsTable, _int, _meets, _pack, als_table
+from linkgraph.techniques.alstable import ALS_MAX_SIZE, AlsSet, AlsTable, _int, _meets, _pack, als_table
 from linkgraph.techniques.base import bits
 from linkgraph.techniques.chainproof import weak_via
 
