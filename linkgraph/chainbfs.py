@@ -1,7 +1,7 @@
 """The batched breadth-first kernel of the forcing-chain search (`linkgraph.chains`).
 
 `_bfs` runs every premise at once (DESIGN.md §3) over a compiled graph
-(`linkgraph.chaingraph.LiteralGraph`, edges as flat int arrays): premises are
+(`linkgraph.literalgraph.LiteralGraph`, edges as flat int arrays): premises are
 packed 64 to a machine word, and each level ORs the frontier words of every
 edge's source into its destination, so one pass advances them all. It
 returns each literal's distance from each premise as an int16 table
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from linkgraph.chaingraph import LiteralGraph
+    from linkgraph.literalgraph import LiteralGraph
 
 __all__ = ["INF"]
 
