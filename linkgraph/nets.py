@@ -435,35 +435,47 @@ def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, k
 
 
 def _shortest(prop, cands, cache, level) -> Iterator[Step]:
-    """Best-first over lower bounds: explain only what could still be the shortest."""
-    if level >= 1:
-        yield from _shortest_nested(prop, cands, cache, level)
-        return
-    # pending: (lower bound, kind, search order, candidate); a candidate whose walks pass the
-    # smallest size built so far goes back with that size + 1 as its bound, unbuilt (the steps
-    # come in (size, tie key) order whatever is built when, so they are the same)
-    pending = [(c[1], _KIND_ORDER[c[0]], c[2], c) for c in cands]
+    """Best-first over lower bounds: explain only what could still be the shortest.
+
+    `pending` holds (lower bound, order key, refined, candidate), `built` (size, tie
+    key, n, maker of the Step). A pending candidate is built only as far as it could
+    still beat the smallest net built so far: past that it goes back, unbuilt, with
+    that size + 1 as its bound. Whatever is built when, the steps come in (size, tie
+    key) order. Nesting (`level` >= 1), where explaining a net runs a sub-net per
+    nested inference, changes three things: each bound is first refined by the
+    supports without sub-nets (`_bound`), the pending are ordered by the tie key and
+    come before a built net only if ahead of it in (bound, tie key) order (not at any
+    equal bound), and the branches' rounds are not prefetched.
+    """
+    nested = level >= 1
+    if nested:
+        st = prop.structure
+        pending = [(c[1], (_KIND_ORDER[c[0]], sort_key(Literal(st.candidate(c[3][0]), on=c[3][1])), c[2]), False, c)
+                   for c in cands]
+    else:
+        pending = [(c[1], (_KIND_ORDER[c[0]], c[2]), True, c) for c in cands]
     heapq.heapify(pending)
-    heap: list = []
+    built: list = []
     tiebreak = count()
     fetched = None  # the smallest size for which the rounds of every branch to check were found
-    while pending or heap:
-        while pending and (not heap or pending[0][0] <= heap[0][0]):
-            if heap and heap[0][0] != fetched:
-                fetched = heap[0][0]
-                prop.prefetch([b for e in pending if e[0] <= fetched for b in e[3][4]])
-            c = heapq.heappop(pending)[3]
-            if heap and _exceeds(prop, c, cache, heap[0][0]):
-                heapq.heappush(pending, (heap[0][0] + 1, _KIND_ORDER[c[0]], c[2], c))
-                continue
-            built = _build(prop, c, cache, level)
-            if built is not None:
-                size, tie, make = built
-                heapq.heappush(heap, (size, tie, next(tiebreak), make))
-        if not heap:
+    while pending or built:
+        if built and (not pending or (pending[0][:2] >= built[0][:2] if nested else pending[0][0] > built[0][0])):
+            yield heapq.heappop(built)[3]()
             continue
-        size, tie, _, make = heapq.heappop(heap)
-        yield make()
+        if built and not nested and built[0][0] != fetched:
+            fetched = built[0][0]
+            prop.prefetch([b for e in pending if e[0] <= fetched for b in e[3][4]])
+        bound, key, refined, c = heapq.heappop(pending)
+        if not refined:
+            heapq.heappush(pending, (max(bound, _bound(prop, c, cache)), key, True, c))
+            continue
+        if built and _exceeds(prop, c, cache, built[0][0]):
+            heapq.heappush(pending, (built[0][0] + 1, key, True, c))
+            continue
+        made = _build(prop, c, cache, level)
+        if made is not None:
+            size, tie, make = made
+            heapq.heappush(built, (size, tie, next(tiebreak), make))
 
 
 def _bound(prop: Propagation, cand, cache: dict) -> int:
@@ -485,38 +497,6 @@ def _exceeds(prop: Propagation, cand, cache: dict, limit: int) -> bool:
     if kind == "contradiction":
         return _branch_proof(prop, branches[0], cache).contradiction_exceeds(limit)
     return any(_branch_proof(prop, b, cache).support([(k, on)], node_limit=limit) is None for b in branches)
-
-
-def _shortest_nested(prop, cands, cache, level) -> Iterator[Step]:
-    """`_shortest` for nested nets, where explaining a net runs a sub-net per nested
-    inference: each candidate's bound is refined in two stages (the rounds, then the
-    supports without sub-nets) before it is built, and a candidate is built only as far
-    as it could still beat the smallest net built so far (past that, its bound becomes
-    that size + 1). Every heap entry is ordered by (bound or size, tie key), so the steps
-    come in the same order as building them all."""
-    st = prop.structure
-    tiebreak = count()
-    heap = []
-    for c in cands:
-        k, on = c[3]
-        tie = (_KIND_ORDER[c[0]], sort_key(Literal(st.candidate(k), on=on)), c[2])
-        heap.append((c[1], tie, next(tiebreak), 0, c))
-    heapq.heapify(heap)
-    while heap:
-        value, tie, _, stage, item = heapq.heappop(heap)
-        if stage == 0:
-            heapq.heappush(heap, (max(value, _bound(prop, item, cache)), tie, next(tiebreak), 1, item))
-        elif stage == 1:
-            best = min((e[0] for e in heap if e[3] == 2), default=None)
-            if best is not None and _exceeds(prop, item, cache, best):
-                heapq.heappush(heap, (best + 1, tie, next(tiebreak), 1, item))
-                continue
-            built = _build(prop, item, cache, level)
-            if built is not None:
-                size, tie2, make = built
-                heapq.heappush(heap, (size, tie2, next(tiebreak), 2, make))
-        else:
-            yield item()
 
 
 # ---- solving -----------------------------------------------------------------
