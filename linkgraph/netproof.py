@@ -313,6 +313,22 @@ class BranchProof:
                                                                and self.node_count(done) > node_limit):
                 return None
             return done
+        seen = self._walk(keys, limit, node_limit, True)
+        if seen is None:
+            return None
+        seen = self._supports[keys] = frozenset(seen)
+        return seen
+
+    def shallow_support(self, keys) -> set:
+        """`support` with every literal that only a sub-net explains taken as a leaf: a subset
+        of the full support (the same reasons elsewhere), found without running a sub-net."""
+        return self._walk(keys, None, None, False)
+
+    def _walk(self, keys, limit: int | None, node_limit: int | None, nets: bool) -> set | None:
+        """The keys reached from `keys` through their reasons (None past a limit, as in
+        `support`). A literal only a sub-net explains is deferred, and with `nets` the
+        sub-nets of the deferred run in one batch once the stack is empty and the walk
+        goes on from their reasons; without `nets` they stay leaves."""
         seen: set = set()
         groups: set = set()  # the group nodes (literal keys are one node each)
         n_lits = 0
@@ -321,6 +337,8 @@ class BranchProof:
         deferred: list = []  # literals only a sub-net explains: their sub-nets run in a batch
         while stack or deferred:
             if not stack:
+                if not nets:
+                    break
                 self._net_reasons(deferred)
                 for key in deferred:
                     stack.extend(p for p, _ in self._memo[key])
@@ -351,23 +369,6 @@ class BranchProof:
                     deferred.append(key)
                     continue
             stack.extend(out)
-        seen = self._supports[keys] = frozenset(seen)
-        return seen
-
-    def shallow_support(self, keys) -> set:
-        """`support` with every literal that only a sub-net explains taken as a leaf: a subset
-        of the full support (the same reasons elsewhere), found without running a sub-net."""
-        seen: set = set()
-        stack = list(keys)
-        while stack:
-            key = stack.pop()
-            if key in seen:
-                continue
-            seen.add(key)
-            if key[0] == "group" or key[0] == "empty":
-                stack.extend(p for p, _ in self._parents(key))
-            else:
-                stack.extend(self._parent_keys(*key) or ())
         return seen
 
     def contradiction_exceeds(self, limit: int) -> bool:
