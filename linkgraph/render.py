@@ -25,7 +25,7 @@ import networkx as nx
 
 from linkgraph.errors import GraphvizError, OptionError, check_choice
 from linkgraph.grid import Grid
-from linkgraph.renderdot import LAYOUTS, STYLE, _edge, _esc, _node, _proof_of, to_dot  # noqa: F401 - re-exported
+from linkgraph.renderdot import LAYOUTS, STYLE, _proof_of, to_dot
 from linkgraph.steps import Step
 
 __all__ = ["FORMATS", "LAYOUTS", "STYLE", "Picture", "render", "show", "step_svg", "to_dot"]

@@ -299,7 +299,7 @@ def test_statements_are_written_as_graphviz_writes_them(text):
     package's own, for plain and escaped text alike."""
     import graphviz
 
-    from linkgraph.render import _edge, _esc, _node
+    from linkgraph.renderdot import _edge, _esc, _node
 
     for value in (text, _esc(text)):
         ours, theirs = graphviz.Digraph(), graphviz.Digraph()
