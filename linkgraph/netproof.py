@@ -1,249 +1,39 @@
 """Explaining a propagation branch: Outcome and the support DAG.
 
 The engine (`linkgraph.propagate`) keeps only the round each literal was
-derived in; this module recovers each literal's reason from those rounds and
-walks back from the contradiction (or chosen literals) to the premises,
-keeping only the literals needed. The edge conventions are documented in
-`linkgraph.propagate`.
+derived in; `linkgraph.netreasons` recovers each literal's reason from those
+rounds, and this module walks back from the contradiction (or chosen
+literals) to the premises, keeping only the literals needed. The edge
+conventions are documented in `linkgraph.propagate`.
 """
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import TYPE_CHECKING
 
 import networkx as nx
 import numpy as np
 
-from linkgraph.model import Group, Literal, Role, sort_key
+from linkgraph.model import Literal, Role, sort_key
+from linkgraph.netreasons import BranchReasons, _SubNet
 
 if TYPE_CHECKING:
-    from linkgraph.propagate import Propagation, Structure
+    from linkgraph.netstructure import Structure
+    from linkgraph.propagate import Propagation
 
 __all__ = ["BranchProof", "Outcome"]
 
 _MAX_OPTIONS = 12
 
 
-class BranchProof:
-    """Reasons and support of the literals of one branch (arrays of one row)."""
+class BranchProof(BranchReasons):
+    """Contradictions and support of the literals of one branch, and their proof graph
+    (the reasons are `linkgraph.netreasons.BranchReasons`')."""
 
     def __init__(self, st: Structure, ron, roff, failed: int, *, depth: int, level: int):
-        self.st = st
-        self.ron = np.asarray(ron)
-        self.roff = np.asarray(roff)
-        self.failed = int(failed)
-        self.depth = depth
-        self.level = level
-        self._memo: dict = {}  # (k, on) -> reason; "best" -> best contradiction
-        self._nets: set[tuple[int, bool]] = set()  # literals only a sub-net explains
-        self._pkeys: dict = {}  # (k, on) -> parent keys of its reason (what supports walk)
+        super().__init__(st, ron, roff, failed, depth=depth, level=level)
         self._supports: dict = {}  # tuple of keys -> their complete support (a frozenset)
         self._options = None
-
-    @cached_property
-    def _weak_parent(self) -> list[int]:
-        """For each OFF literal, the first ON literal (by round, then index) that sees it and
-        was derived before it (-1: none; the literal has another reason)."""
-        ron, roff = self.ron, self.roff
-        ks = np.flatnonzero(ron >= 0)
-        order = ks[np.argsort(ron[ks], kind="stable")]  # by round, then index
-        out = np.full(len(roff), -1, dtype=np.int64)
-        koff = np.flatnonzero(roff > 0)
-        if len(order) and len(koff):
-            A = self.st.sees.take(koff, axis=0).take(order, axis=1)
-            A &= ron[order][None, :] < roff[koff][:, None]
-            first = A.argmax(axis=1)
-            has = A[np.arange(len(koff)), first]
-            out[koff[has]] = order[first[has]]
-        return out.tolist()
-
-    @cached_property
-    def _strong_set(self) -> list[int]:
-        """For each ON literal, the set that forced it: every other member OFF before its
-        round; among such sets the fewest members, then the earliest last OFF, then the
-        lowest set (-1: none)."""
-        st = self.st
-        L, S = st.size, len(st.sets)
-        out = np.full(L, -1, dtype=np.int64)
-        kon = np.flatnonzero(self.ron > 0)
-        if len(kon) and S:
-            mem_all, valid_all, base, real = st.strong_tables
-            sets = st.cs_pad[kon]  # (n, r), padded with S
-            mem = mem_all[kon]  # (n, r, w): the members of those sets
-            valid = valid_all[kon]  # real members other than the literal itself
-            roff = np.empty(L + 1, dtype=self.roff.dtype)
-            roff[:L], roff[L] = self.roff, -1
-            r = roff[mem]
-            ok = (~valid | ((r >= 0) & (r < self.ron[kon][:, None, None]))).all(axis=2) & real[kon]
-            big = np.int64(1 << 20)
-            score = base[kon] + (np.where(valid, r, -1).max(axis=2) + 1) * big
-            score = np.where(ok, score, np.iinfo(np.int64).max)
-            best = score.argmin(axis=1)
-            rows = np.arange(len(kon))
-            found = ok[rows, best]
-            out[kon[found]] = sets[rows, best][found]
-        return out.tolist()
-
-    # ---- literals ---------------------------------------------------------
-    def lit(self, k: int, on: bool) -> Literal:
-        return Literal(self.st.candidate(k), on=on)
-
-    def round(self, k: int, on: bool) -> int:
-        return int((self.ron if on else self.roff)[k])
-
-    def _upto(self, arr, t):
-        return (arr >= 0) & (arr < t)
-
-    # ---- one literal's reason ---------------------------------------------
-    def reason(self, k: int, on: bool) -> list:
-        """Edges into literal (k, on): list of (parent key, attrs); parent key is (k, on) or a group tuple."""
-        key = (k, on)
-        if key in self._memo:
-            return self._memo[key]
-        out = self._local_reason(k, on)
-        if out is None:
-            self._net_reasons([key])
-            out = self._memo[key]
-        self._memo[key] = out
-        return out
-
-    def _parent_keys(self, k: int, on: bool):
-        """The parent keys of `_local_reason(k, on)` (None likewise), without the edge texts:
-        what the support walks need (the texts are written only when a proof is explained)."""
-        key = (k, on)
-        pk = self._pkeys.get(key)
-        if pk is not None:
-            return pk
-        t = self.round(k, on)
-        if t <= 0:
-            pk = []
-        elif on:
-            j = self._strong_set[k]
-            assert j >= 0, "ON literal without a reason"
-            pk = [(m, False) for m in self.st.members_list[j] if m != k]
-        else:
-            j = self._weak_parent[k]
-            if j >= 0:
-                pk = [(j, True)]
-            else:
-                out = self._local_reason(k, on)
-                if out is None:
-                    return None
-                pk = [p for p, _ in out]
-        self._pkeys[key] = pk
-        return pk
-
-    def _local_reason(self, k: int, on: bool):
-        """The reason of (k, on) from sets, groups and patterns; None if only a sub-net explains it."""
-        key = (k, on)
-        if key in self._memo:
-            return self._memo[key]
-        if key in self._nets:
-            return None
-        st = self.st
-        t = self.round(k, on)
-        out: list = []
-        if t <= 0:
-            self._memo[key] = out
-            return out
-        if on:
-            j = self._strong_set[k]
-            assert j >= 0, "ON literal without a reason"
-            attrs = {"kind": "strong", "family": st.set_family(j), "via": st.set_text(j)}
-            out = [((m, False), attrs) for m in st.members_list[j] if m != k]
-        else:
-            j = self._weak_parent[k]
-            if j >= 0:
-                shared = [s for s in st.cand_sets_list[k] if st.Mb[j, s]]
-                s = min(shared, key=lambda s: (st.set_family(s) != "cell", s))
-                out = [((j, True), {"kind": "weak", "family": st.set_family(s), "via": st.set_text(s)})]
-            else:
-                out = self._group_reason(k, t)
-                if out is None:
-                    out = self._pattern_reason(k, t)
-                if out is None:
-                    assert self.level >= 1, f"OFF literal {st.candidate(k)} without a reason"
-                    self._nets.add(key)
-                    return None
-        self._memo[key] = out
-        return out
-
-    def _group_reason(self, k: int, t: int):
-        gr = self.st._groups
-        if gr is None:
-            return None
-        best = None
-        for p, (a, b) in enumerate(gr["pairs"]):
-            if gr["outB"][p, k] < 0.5:
-                continue
-            r = [int(self.roff[m]) for m in gr["outA"][p]]
-            if all(0 <= x < t for x in r):
-                score = (len(r), max(r, default=-1), p)
-                if best is None or score < best[0]:
-                    best = (score, p)
-        if best is None:
-            return None
-        p = best[1]
-        a, b = gr["pairs"][p]
-        st = self.st
-        cands = [st.candidate(m) for m in gr["inter"][p]]
-        group = Group(tuple(c.cell for c in cands), cands[0].digit)
-        gkey = ("group", group, a, tuple(int(m) for m in gr["outA"][p]))
-        return [(gkey, {"kind": "weak", "family": "group", "via": st.set_text(b)})]
-
-    def _pattern_reason(self, k: int, t: int):
-        pt = self.st._patterns
-        if pt is None:
-            return None
-        st = self.st
-        for p in st.patterns_targeting(k):
-            family, combo, covers = pt["pats"][p]
-            touched = sorted({mp[int(m)] for base, mp in combo for m in st.members[base]
-                              if not (0 <= self.roff[m] < t)})
-            if len(touched) > len(combo) or not any(k in st.members[c] for c in touched):
-                continue
-            ins = [int(m) for base, mp in combo for m in st.members[base] if mp[int(m)] not in touched]
-            via = " ".join(st.set_text(b) for b, _ in combo) + "|" + " ".join(st.set_text(c) for c in touched)
-            attrs = {"kind": "pattern", "family": family, "via": via}
-            return [((m, False), dict(attrs)) for m in ins] or [(("empty", via, family), attrs)]
-        return None
-
-    def _net_reasons(self, keys) -> None:
-        """Memoize the reasons of OFF literals `keys` that only a sub-net explains: each
-        candidate, assumed ON with the branch's literals of the rounds before its own, fails
-        in a sub-net of one level less (all of them run in one batch)."""
-        from linkgraph.bitnet import advance
-
-        st = self.st
-        assert self.level >= 1, f"OFF literal {st.candidate(keys[0][0])} without a reason"
-        ts = np.array([self.round(k, on) for k, on in keys], dtype=np.int64)[:, None]
-        on = (self.ron >= 0) & (self.ron < ts)
-        off = (self.roff >= 0) & (self.roff < ts)
-        on[np.arange(len(keys)), [k for k, _ in keys]] = True
-        run = advance(st, on, off, depth=self.depth, level=self.level - 1, track=True)
-        for i, (k, _) in enumerate(keys):
-            assert run.failed[i] >= 0, f"sub-net of {st.candidate(k)} does not fail"
-            sron, sroff = run.rounds(i)
-            sub = BranchProof(st, sron, sroff, run.failed[i], depth=self.depth, level=self.level - 1)
-            self._memo[(k, False)] = self._net_reason(k, sub)
-
-    def _net_reason(self, k: int, sub: BranchProof) -> list:
-        st = self.st
-        found = sub.best_contradiction()
-        assert found is not None, f"sub-net of {st.candidate(k)} has no contradiction"
-        kind, j, _, sup = found
-        # the sub-net's premises: the literals of its support it starts from (round 0), the
-        # contradiction's own included (see _SubNet); its proof graph is built only if the
-        # step that uses this reason is reported
-        me = (k, True)
-        outer = sorted((sub.lit(*key) for key in sup if key[0] not in ("group", "empty")
-                        and key != me and sub.round(*key) == 0), key=sort_key)
-        lines = " ".join(str(n) for n in outer)
-        where = st.set_text(j) if j >= 0 else ""
-        via = f"{sub.lit(k, True)} fails ({kind} {where}) given {lines}".strip()
-        attrs = {"kind": "net", "family": "net", "via": via, "proof": _SubNet(sub)}
-        return [((st.index(n.cand), n.on), dict(attrs)) for n in outer] or [(("empty", via, "net"), attrs)]
 
     def nodes(self, keys) -> set:
         """The proof-graph nodes of the literal and group keys `keys` (as `explain` names them)."""
@@ -381,15 +171,6 @@ class BranchProof:
         return min((self.node_count(self.shallow_support(keys)) for _, _, keys in self.contradiction_options()),
                    default=0)
 
-    def _parents(self, key):
-        if key[0] == "group":
-            _, group, a, outA = key
-            attrs = {"kind": "strong", "family": "group", "via": self.st.set_text(a)}
-            return [((m, False), attrs) for m in outA]
-        if key[0] == "empty":
-            return []
-        return self.reason(*key)
-
     def best_contradiction(self):
         """The contradiction option with the smallest support: (kind, set, keys, support)."""
         if "best" in self._memo:
@@ -459,32 +240,6 @@ class BranchProof:
         if key[0] == "group":
             return Literal(key[1], on=True)
         return self.lit(*key)
-
-
-class _SubNet:
-    """The sub-net behind a nested reason, its proof graph built on first use.
-
-    A literal the sub-net starts from (round 0: +x or an outer literal) may also
-    be part of its contradiction; the nested net must still take it as a
-    premise, so that an outer literal gets its in-edge into -x and +x is assumed.
-    """
-
-    __slots__ = ("sub", "_graph")
-
-    def __init__(self, sub: BranchProof):
-        self.sub = sub
-        self._graph = None
-
-    def graph(self) -> nx.DiGraph:
-        if self._graph is None:
-            sub = self.sub
-            P = sub.explain()
-            for n, d in P.nodes(data=True):
-                if d["role"] == Role.CONTRADICTION and sub.round(sub.st.index(n.cand), n.on) == 0:
-                    d["role"] = Role.PREMISE
-            P.graph["premises"] = [str(n) for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE]
-            self._graph = nx.freeze(P)
-        return self._graph
 
 
 class Outcome:
