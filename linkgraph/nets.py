@@ -34,6 +34,9 @@ which a premise fails: the order above then applies to the contradictions
 found so far (the nested ladder rungs do this; a sub-net search from every
 premise is the expensive part).
 
+The proof of each conclusion found (its size, lower bounds, proof graph and
+notation) is built by `linkgraph.netsteps`.
+
 References
 ----------
 SudokuWiki, "Forcing Nets" (../shared/seeds/sudokuwiki-forcing-nets.txt).
@@ -42,27 +45,24 @@ SudokuWiki, "Forcing Nets" (../shared/seeds/sudokuwiki-forcing-nets.txt).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from functools import cached_property
 from itertools import count
 
-import networkx as nx
 import numpy as np
 
 from linkgraph.errors import OptionError, check_choice
 from linkgraph.grid import Grid
-from linkgraph.model import Literal, Role, sort_key
+from linkgraph.model import Literal, sort_key
 from linkgraph.netnotation import sudokuwiki
-from linkgraph.netproof import BranchProof
+from linkgraph.netsteps import _KIND_ORDER, KINDS, _bound, _build, _exceeds  # the steps of the candidates found
 from linkgraph.propagate import Propagation, Structure, _Singles, check_depth_level, propagate_singles
-from linkgraph.steps import Step, make_step
+from linkgraph.steps import Step
 
 __all__ = ["forcing_nets", "net_search", "solve_with_nets", "sudokuwiki"]
 
-KINDS = ("contradiction", "verity", "double")
 STARTS = ("on", "off", "both")
 SELECTS = ("shortest", "first", "sudokuwiki")
-_KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
 
 
 def forcing_nets(
@@ -241,91 +241,6 @@ def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds, *, bo
     return out
 
 
-def _branch_proof(prop: Propagation, b: int, cache: dict) -> BranchProof:
-    if b not in cache:
-        ron, roff = prop.rounds(b)
-        cache[b] = BranchProof(prop.structure, ron, roff, prop.failed[b], depth=prop.depth, level=prop.level)
-    return cache[b]
-
-
-def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple, Callable[[], Step]] | None:
-    """(proof size, tie key, maker of the Step): the notation is written only for steps yielded.
-
-    None for a verity or double whose conclusion some branch derives without its premise
-    (it holds in the grid itself, e.g. a naked single, or with nesting a candidate whose
-    sub-net fails from the grid alone): no net from the premises proves it, and the
-    contradiction net of that candidate is found on its own."""
-    kind, _, order, (k, on), branches = cand
-    st = prop.structure
-    conclusion = Literal(st.candidate(k), on=on)
-    technique = "forcing-net-nested" if level >= 1 else f"forcing-net-{kind}"
-    premises = tuple(prop.premises[b][0] for b in branches)
-    # the size is read off the supports; the proof graph is built only for a step yielded
-    if kind == "contradiction":
-        bp = _branch_proof(prop, branches[0], cache)
-        size = bp.node_count(bp.best_contradiction()[3])
-    else:
-        keys: set = set()
-        for b in branches:
-            bp = _branch_proof(prop, b, cache)
-            sup = bp.support([(k, on)])
-            if not bp.premise_keys(sup, targets=((k, on),)):
-                return None
-            keys |= sup
-        size = BranchProof.node_count(keys)
-
-    def proof() -> nx.DiGraph:
-        if kind == "contradiction":
-            P = _branch_proof(prop, branches[0], cache).explain()
-        else:
-            P = nx.DiGraph(kind="net")
-            for b in branches:
-                sub = _branch_proof(prop, b, cache).explain([(k, on)])
-                name = str(prop.premises[b][0])
-                for n, d in sub.nodes(data=True):
-                    if n in P:
-                        if d["role"] == Role.PREMISE or P.nodes[n]["role"] == Role.INNER:
-                            P.nodes[n]["role"] = d["role"]
-                    else:
-                        P.add_node(n, **d)
-                for u, v, d in sub.edges(data=True):
-                    if P.has_edge(u, v):
-                        e = P.edges[u, v]
-                        e["branches"] = (*e["branches"], name)
-                        # another branch's inference between the same two literals (a
-                        # different set, pattern or sub-net): kept as an extra label
-                        label = (d.get("kind"), d.get("via"))
-                        if label != (e.get("kind"), e.get("via")) and all(
-                            label != (a.get("kind"), a.get("via")) for a in e.get("also", ())
-                        ):
-                            e["also"] = (*e.get("also", ()), {**d, "branches": (name,)})
-                    else:
-                        P.add_edge(u, v, **d, branches=(name,))
-            P.graph["branches"] = [str(p) for p in premises]
-            P.graph["depth"], P.graph["level"] = prop.depth, prop.level
-        P.graph["net"] = kind
-        P.graph["premises"] = [str(p) for p in premises]
-        P.graph["conclusion"] = str(conclusion)
-        assert P.number_of_nodes() == size, "net size read off the supports differs from its proof"
-        return P
-
-    def make() -> Step:
-        step = make_step(
-            technique,
-            placements=[conclusion.cand] if on else [],
-            eliminations=[] if on else [conclusion.cand],
-            premises=premises,
-            proof=proof(),
-            notation="",
-        )
-        lines = sudokuwiki(step).splitlines()[1:]
-        verdict = f"{conclusion.cand.cell}={conclusion.cand.digit}" if on else f"{conclusion.cand.cell}<>{conclusion.cand.digit}"
-        return make_step(technique, placements=step.placements, eliminations=step.eliminations,
-                         premises=premises, proof=step.proof, notation=" ; ".join(lines) + f" => {verdict}")
-
-    return size, (_KIND_ORDER[kind], sort_key(conclusion), order), make
-
-
 class _Chunks:
     """The Runs of consecutive chunks of branches read as one Run (what Propagation and
     `_candidates` use: ``failed``, ``on``, ``off``, ``rounds``, ``round_of``)."""
@@ -476,27 +391,6 @@ def _shortest(prop, cands, cache, level) -> Iterator[Step]:
         if made is not None:
             size, tie, make = made
             heapq.heappush(built, (size, tie, next(tiebreak), make))
-
-
-def _bound(prop: Propagation, cand, cache: dict) -> int:
-    """A lower bound on `_build`'s size that runs no sub-net: the supports with every
-    literal only a sub-net explains taken as a leaf (a subset of the real support)."""
-    kind, _, _, (k, on), branches = cand
-    if kind == "contradiction":
-        return _branch_proof(prop, branches[0], cache).contradiction_bound()
-    nodes: set = set()
-    for b in branches:
-        bp = _branch_proof(prop, b, cache)
-        nodes |= bp.nodes(bp.shallow_support([(k, on)]))
-    return len(nodes)
-
-
-def _exceeds(prop: Propagation, cand, cache: dict, limit: int) -> bool:
-    """True if `_build`'s size for `cand` would be more than `limit` (walks stop past it)."""
-    kind, _, _, (k, on), branches = cand
-    if kind == "contradiction":
-        return _branch_proof(prop, branches[0], cache).contradiction_exceeds(limit)
-    return any(_branch_proof(prop, b, cache).support([(k, on)], node_limit=limit) is None for b in branches)
 
 
 # ---- solving -----------------------------------------------------------------
