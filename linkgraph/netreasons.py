@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 import numpy as np
 
-from linkgraph.model import Group, Literal, Role, sort_key
+from linkgraph.model import Group, Literal, Role
 
 if TYPE_CHECKING:
     from linkgraph.netproof import BranchProof
@@ -111,9 +111,6 @@ class BranchReasons:
 
     def round(self, k: int, on: bool) -> int:
         return int((self.ron if on else self.roff)[k])
-
-    def _upto(self, arr, t):
-        return (arr >= 0) & (arr < t)
 
     # ---- one literal's reason ---------------------------------------------
     def reason(self, k: int, on: bool) -> list:
@@ -242,10 +239,10 @@ class BranchReasons:
         off = (self.roff >= 0) & (self.roff < ts)
         on[np.arange(len(keys)), [k for k, _ in keys]] = True
         run = advance(st, on, off, depth=self.depth, level=self.level - 1, track=True)
+        rounds = run.rows_many(np.arange(len(keys))).astype(np.int16)  # (keys, ON/OFF, L), one pass
         for i, (k, _) in enumerate(keys):
             assert run.failed[i] >= 0, f"sub-net of {st.candidate(k)} does not fail"
-            sron, sroff = run.rounds(i)
-            sub = type(self)(st, sron, sroff, run.failed[i], depth=self.depth, level=self.level - 1)
+            sub = type(self)(st, rounds[i, 0], rounds[i, 1], run.failed[i], depth=self.depth, level=self.level - 1)
             self._memo[(k, False)] = self._net_reason(k, sub)
 
     def _net_reason(self, k: int, sub: BranchProof) -> list:
@@ -256,14 +253,15 @@ class BranchReasons:
         # the sub-net's premises: the literals of its support it starts from (round 0), the
         # contradiction's own included (see _SubNet); its proof graph is built only if the
         # step that uses this reason is reported
+        # in literal order (`sort_key`): local indices follow the candidates' order, ON first
         me = (k, True)
-        outer = sorted((sub.lit(*key) for key in sup if key[0] not in ("group", "empty")
-                        and key != me and sub.round(*key) == 0), key=sort_key)
-        lines = " ".join(str(n) for n in outer)
+        outer = sorted((key for key in sup if key[0] not in ("group", "empty") and key != me
+                        and sub.round(*key) == 0), key=lambda key: (key[0], not key[1]))
+        lines = " ".join(str(sub.lit(*key)) for key in outer)
         where = st.set_text(j) if j >= 0 else ""
         via = f"{sub.lit(k, True)} fails ({kind} {where}) given {lines}".strip()
         attrs = {"kind": "net", "family": "net", "via": via, "proof": _SubNet(sub)}
-        return [((st.index(n.cand), n.on), dict(attrs)) for n in outer] or [(("empty", via, "net"), attrs)]
+        return [(key, dict(attrs)) for key in outer] or [(("empty", via, "net"), attrs)]
 
     def _parents(self, key):
         if key[0] == "group":
