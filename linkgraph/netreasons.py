@@ -110,7 +110,15 @@ class BranchReasons:
         return Literal(self.st.candidate(k), on=on)
 
     def round(self, k: int, on: bool) -> int:
-        return int((self.ron if on else self.roff)[k])
+        return (self._rounds_on if on else self._rounds_off)[k]
+
+    @cached_property
+    def _rounds_on(self) -> list[int]:
+        return self.ron.tolist()  # walks read rounds one literal at a time: from a list, not numpy
+
+    @cached_property
+    def _rounds_off(self) -> list[int]:
+        return self.roff.tolist()
 
     # ---- one literal's reason ---------------------------------------------
     def reason(self, k: int, on: bool) -> list:
