@@ -234,23 +234,35 @@ class BranchReasons:
             return [((m, False), dict(attrs)) for m in ins] or [(("empty", via, family), attrs)]
         return None
 
+    @cached_property
+    def _sub_runs(self):
+        """The sub-nets of every OFF literal without a weak parent (those a sub-net may
+        have to explain), run in one batch the first time any is needed: (Run, row of
+        each candidate). Each candidate is assumed ON with the branch's literals of the
+        rounds before its own; a branch's run does not depend on the others in its batch."""
+        from linkgraph.bitnet import advance
+
+        ks = np.flatnonzero((self.roff > 0) & (np.asarray(self._weak_parent) < 0))
+        ts = self.roff[ks].astype(np.int64)[:, None]
+        on = (self.ron >= 0) & (self.ron < ts)
+        off = (self.roff >= 0) & (self.roff < ts)
+        on[np.arange(len(ks)), ks] = True
+        run = advance(self.st, on, off, depth=self.depth, level=self.level - 1, track=True)
+        return run, dict(zip(ks.tolist(), range(len(ks))))
+
     def _net_reasons(self, keys) -> None:
         """Memoize the reasons of OFF literals `keys` that only a sub-net explains: each
         candidate, assumed ON with the branch's literals of the rounds before its own, fails
-        in a sub-net of one level less (all of them run in one batch)."""
-        from linkgraph.bitnet import advance
-
+        in a sub-net of one level less (see `_sub_runs`)."""
         st = self.st
         assert self.level >= 1, f"OFF literal {st.candidate(keys[0][0])} without a reason"
-        ts = np.array([self.round(k, on) for k, on in keys], dtype=np.int64)[:, None]
-        on = (self.ron >= 0) & (self.ron < ts)
-        off = (self.roff >= 0) & (self.roff < ts)
-        on[np.arange(len(keys)), [k for k, _ in keys]] = True
-        run = advance(st, on, off, depth=self.depth, level=self.level - 1, track=True)
-        rounds = run.rows_many(np.arange(len(keys))).astype(np.int16)  # (keys, ON/OFF, L), one pass
+        run, row = self._sub_runs
+        rows = [row[k] for k, _ in keys]
+        rounds = run.rows_many(rows).astype(np.int16)  # (keys, ON/OFF, L), one pass
         for i, (k, _) in enumerate(keys):
-            assert run.failed[i] >= 0, f"sub-net of {st.candidate(k)} does not fail"
-            sub = type(self)(st, rounds[i, 0], rounds[i, 1], run.failed[i], depth=self.depth, level=self.level - 1)
+            failed = run.failed[rows[i]]
+            assert failed >= 0, f"sub-net of {st.candidate(k)} does not fail"
+            sub = type(self)(st, rounds[i, 0], rounds[i, 1], failed, depth=self.depth, level=self.level - 1)
             self._memo[(k, False)] = self._net_reason(k, sub)
 
     def _net_reason(self, k: int, sub: BranchProof) -> list:
