@@ -3,15 +3,16 @@
 The searches live in `linkgraph.chains` and `linkgraph.nets`; this module only
 adapts them to the ladder: one rung per chain variant, and one per net kind or
 net setting (depth, nesting). The three chain rungs share one search of a grid
-(all premises of every variant are searched in the same pass anyway). A net found with +depth, ++depth or nesting is
-renamed after its rung (``forcing-net-plus`` and so on), so its rating is the
-rung's; the proof graph keeps the net's kind (``P.graph["net"]``). Nested
-rungs (level >= 1) propagate their premises in chunks (`NEST_CHUNK`, ON starts
-first; `linkgraph.nets.forcing_nets` option ``chunk``): their step is the
-shortest net of the first chunk in which a premise fails, not the shortest of
-the whole position, which would cost a sub-net search from every premise. A position
-beyond the searches' size bound (`linkgraph.errors.MAX_SEARCH_CANDIDATES`)
-makes these rungs find nothing instead of raising.
+(it covers the premises of every variant in one pass). A net found with
++depth, ++depth or nesting is renamed after its rung (``forcing-net-plus`` and
+so on), so its rating is the rung's; the proof graph keeps the net's kind
+(``P.graph["net"]``). Nested rungs (level >= 1) propagate their premises in
+chunks (`NEST_CHUNK`, ON starts first; `linkgraph.nets.forcing_nets` option
+``chunk``): their step is the shortest net of the first chunk in which a
+premise fails, not the shortest of the whole position, which would cost a
+sub-net search from every premise. A position beyond the searches' size bound
+(`linkgraph.errors.MAX_SEARCH_CANDIDATES`) makes these rungs find nothing
+instead of raising.
 """
 
 from __future__ import annotations
