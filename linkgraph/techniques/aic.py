@@ -241,12 +241,16 @@ class _Search:
     ``history[k]`` holds, per node, the starts that first reach it at level k
     (OFF at even levels, ON at odd ones); a chain is read back from it.
     The starts are the first `starts` nodes (all of them by default). A link
-    matrix entry ``[v, u]`` lets the search go from ``u`` to ``v``.
+    matrix entry ``[v, u]`` lets the search go from ``u`` to ``v``. With
+    `close_loops` a start reached ON is reported at that level but not carried
+    further (``history`` leaves it out), so no chain read back from start ``a``
+    passes through ``+a``.
     """
 
-    def __init__(self, net: _Net, starts: int | None = None, preds: dict | None = None):
+    def __init__(self, net: _Net, starts: int | None = None, preds: dict | None = None, *, close_loops: bool = False):
         N = len(net.members)
         self.net = net
+        self.close_loops = close_loops
         self.N = N if starts is None else starts  # bits per node: one per start
         self.words = max(1, (self.N + 63) // 64)
         # per link kind (True: strong): (targets v, sources u) of every link u -> v, by v then u
@@ -287,15 +291,26 @@ class _Search:
             seen[t] = before | got
             new[t] = got
             active[t] = np.bitwise_or.reduce(got, axis=1) != 0
+        if on and self.close_loops and len(u):
+            # a start reached ON closes a loop (-a ... +a): reported, but not carried on, so no
+            # chain passes through its own start's ON literal (its -a branch would be
+            # contradictory, and its proof graph would need a cycle)
+            reached = new
+            new = new.copy()
+            own = np.arange(min(len(new), self.N))
+            new[own, own >> 6] &= ~np.left_shift(np.uint64(1), (own & 63).astype(np.uint64))
+            active = np.bitwise_or.reduce(new, axis=1) != 0
+        else:
+            reached = new
         self.frontier = new
         self.active = active
-        if not active.any():
+        if not reached.any():
             self.alive = False
             return None
         self.history.append(new)
         if not on:
             return ()
-        return self._unpack(new) if unpack else new
+        return self._unpack(reached) if unpack else reached
 
     def reached_at(self, level: int, a: int) -> np.ndarray:
         """The nodes first reached at `level` from start `a` (bool, per node)."""
@@ -333,21 +348,26 @@ def _popcount(words: np.ndarray) -> np.ndarray:
 
 
 def _level_items(net_i: int, search: _Search, reached: np.ndarray) -> list[tuple]:
-    """The chains ending at one ON level, as ``(sort key, a, b)``; the key is
-    (-eliminations, net, a, 0 for a loop else 1, b). Ends with nothing to eliminate are left out."""
+    """The chains ending at one ON level, as ``(sort key, start, end)``; the key is
+    (-eliminations, net, a, 0 for a loop else 1, b) with ends a <= b, and the chain is read
+    from the end that reaches the other. Ends with nothing to eliminate are left out."""
     net = search.net
     items = []
     loops = np.flatnonzero(np.diagonal(reached))  # reached: (node, start)
     for a in loops.tolist():
         if len(net.members[a]) == 1:
             items.append(((0, net_i, a, 0, a), a, a))
-    b_idx, a_idx = _nonzero2(reached & _below(len(reached)))  # a < b: read backwards, the same chain
+    # ends a < b reached from either end: the chain -b ... +a is -a ... +b read backwards, but a
+    # chain kept off its own start's ON literal may exist in one direction only
+    b_idx, a_idx = _nonzero2((reached | reached.T) & _below(len(reached)))
     if len(a_idx):
         packed = search.net.sees_packed
         counts = _popcount(packed[a_idx] & packed[b_idx])
         hit = counts > 0
-        for a, b, c in zip(a_idx[hit].tolist(), b_idx[hit].tolist(), counts[hit].tolist()):
-            items.append(((-c, net_i, a, 1, b), a, b))
+        a_idx, b_idx = a_idx[hit], b_idx[hit]
+        forward = reached[b_idx, a_idx].tolist()
+        for a, b, c, fwd in zip(a_idx.tolist(), b_idx.tolist(), counts[hit].tolist(), forward):
+            items.append(((-c, net_i, a, 1, b), a, b) if fwd else ((-c, net_i, a, 1, b), b, a))
     items.sort(key=lambda item: item[0])
     return items
 
@@ -359,7 +379,7 @@ def _chains(grid: Grid, nets: list[_Net], technique: str) -> Iterator[Step]:
     chains of that length are ranked (more eliminations first, then net, start
     and end order) and read back only as the consumer asks for them.
     """
-    searches = [_Search(net) for net in nets]
+    searches = [_Search(net, close_loops=True) for net in nets]
     seen: set[frozenset] = set()
     level = 0
     while any(s.alive for s in searches):
