@@ -167,6 +167,11 @@ class ChainSearch:
         rows.sort()
         return rows
 
+    def steps(self, variants: Collection[str] = VARIANTS) -> Iterator[Step]:
+        """The `Step` of each result of `results(variants)`, in that order, built as consumed."""
+        for result in self.results(variants):
+            yield self.step(result)
+
     def _premise_sets(self, variant: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(set X indices, concatenated premise indices, start offsets) of a variant's premise sets."""
         g = self.geometry
@@ -488,6 +493,4 @@ def _check_variants(variants: Collection[str]) -> frozenset[str]:
 
 
 def _forcing_chains(grid: Grid, variants: frozenset[str], families: tuple[str, ...]) -> Iterator[Step]:
-    search = chain_search(grid, families=families)
-    for result in search.results(variants):
-        yield search.step(result)
+    yield from chain_search(grid, families=families).steps(variants)

@@ -44,8 +44,7 @@ def forcing_chain_finder(variant: str) -> Callable[[Grid], Iterator[Step]]:
             search = cached("chain-search", grid, chain_search)
         except SearchLimitError:
             return  # too big a position for this rung: the ladder goes on without it
-        for result in search.results((variant,)):
-            yield search.step(result)
+        yield from search.steps((variant,))
 
     find.__name__ = f"forcing_chain_{variant}"
     return find
