@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -96,6 +99,7 @@ def test_verify_every_and_workers_give_the_same_report(tmp_path, capsys):
         code = main(["verify", str(path), "--every", "2", "--workers", workers, "--format", "json"])
         report = json.loads(capsys.readouterr().out)
         report.pop("seconds")
+        report.pop("check_seconds")
         reports.append(report)
         assert code == 1  # the bad line fails the sweep
     assert reports[0] == reports[1]
@@ -109,6 +113,92 @@ def test_verify_every_and_workers_give_the_same_report(tmp_path, capsys):
 def test_verify_rejects_a_bad_count(option, capsys):
     assert main(["verify", str(SHIPPED / "euler96.txt"), option, "0"]) == 2
     assert option in capsys.readouterr().err
+
+
+def _rows(path: Path) -> list[dict]:
+    """A verify log's puzzle rows, without their timings."""
+    rows = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    for row in rows:
+        row.pop("seconds")
+    return rows
+
+
+def _report(text: str) -> dict:
+    report = json.loads(text)
+    for key in ("seconds", "check_seconds", "resumed"):
+        report.pop(key)
+    return report
+
+
+def test_verify_log_has_a_row_per_puzzle_that_adds_up_to_the_report(tmp_path, capsys):
+    log = tmp_path / "sweep.jsonl"
+    code = main(["verify", str(SHIPPED / "euler96.txt"), "--every", "7", "--ladder", "basic",
+                 "--log", str(log), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["resumed"] == 0
+    header, *rows = [json.loads(line) for line in log.read_text().splitlines()]
+    assert header["verify"]["every"] == 7 and header["verify"]["ladder"] == "basic"
+    assert [row["line"] for row in rows] == list(range(1, 51, 7))  # every 7th of 50 one-puzzle lines
+    for key in ("puzzles", "solved", "steps", "placements", "eliminations"):
+        assert sum(row[key] for row in rows) == report[key], key
+    assert all(row["seconds"] > 0 for row in rows)
+    assert report["check_seconds"] == pytest.approx(sum(row["seconds"] for row in rows), abs=0.01)
+
+
+def test_verify_resume_after_sigterm_gives_the_uninterrupted_report(tmp_path, capsys):
+    # a sweep stopped by SIGTERM keeps its finished rows; --resume reads them back and checks
+    # only the rest: log and report equal those of a run that was never stopped
+    argv = [str(SHIPPED / "euler96.txt"), "--ladder", "basic", "--format", "json"]
+    whole = tmp_path / "whole.jsonl"
+    assert main(["verify", *argv, "--log", str(whole)]) == 0
+    expected = _report(capsys.readouterr().out)
+    log = tmp_path / "stopped.jsonl"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "linkgraph", "verify", *argv, "--log", str(log)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    deadline = time.monotonic() + 120
+    while (not log.exists() or log.read_text().count("\n") < 3) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert out == b"" and b"--resume carries on" in err  # no partial report
+    kept = len(_rows(log))
+    assert 2 <= kept < 50
+    assert main(["verify", *argv, "--log", str(log), "--resume"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert resumed["resumed"] == kept
+    assert _report(json.dumps(resumed)) == expected
+    assert _rows(log) == _rows(whole)
+
+
+def test_verify_timeout_fails_a_row_and_goes_on(tmp_path, capsys):
+    # a hardest-list puzzle needs nested nets (seconds); euler96's first falls to singles (milliseconds)
+    path = tmp_path / "two.txt"
+    path.write_text((SHIPPED / "hardest_1905_sample.txt").read_text().splitlines()[0] + "\n"
+                    + (SHIPPED / "euler96.txt").read_text().splitlines()[0] + "\n")
+    code = main(["verify", str(path), "--timeout", "1", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and not report["ok"]
+    assert report["timeouts"] == 1 and report["puzzles"] == 2 and report["solved"] == 1
+    assert [(f["line"], f["kind"]) for f in report["failures"]] == [(1, "timeout")]
+    assert main(["verify", str(path), "--timeout", "0"]) == 2
+    assert "--timeout" in capsys.readouterr().err
+
+
+def test_verify_resume_refuses_a_log_of_another_sweep(tmp_path, capsys):
+    log = tmp_path / "sweep.jsonl"
+    euler = str(SHIPPED / "euler96.txt")
+    assert main(["verify", euler, "--limit", "2", "--ladder", "basic", "--log", str(log)]) == 0
+    before = log.read_bytes()
+    capsys.readouterr()
+    assert main(["verify", euler, "--limit", "3", "--ladder", "basic", "--log", str(log), "--resume"]) == 2
+    assert "limit 2" in capsys.readouterr().err and log.read_bytes() == before
+    log.write_text('{"line": 1}\n')
+    assert main(["verify", euler, "--log", str(log), "--resume"]) == 2
+    assert "not a linkgraph verify log" in capsys.readouterr().err
+    assert main(["verify", euler, "--resume"]) == 2
+    assert "--resume needs --log" in capsys.readouterr().err
 
 
 # ---- the slow sweep over the shared corpora ---------------------------------------------
