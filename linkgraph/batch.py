@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from linkgraph.batchout import (  # noqa: F401 - FORMATS and read_rows are re-exported
-    FORMATS, _count_lines, _format_of, _progress, _pyarrow, _resume_point, _to_parquet, _Writer, read_rows,
+    FORMATS, Progress, _count_lines, _format_of, _pyarrow, _resume_point, _to_parquet, _Writer, read_rows,
 )
 from linkgraph.errors import OptionError, check_choice
 from linkgraph.io import PuzzleLine, read_puzzles
@@ -398,7 +398,7 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
                     summary.skipped += 1
         remaining = after(lines)
     show = progress if progress is not None else sys.stderr.isatty()
-    total = _count_lines(path, 0, limit) if show else None
+    progress_line = Progress(_count_lines(path, 0, limit), sys.stderr) if show else None
     t0 = time.monotonic()
     if out is None:
         fh = stdout or sys.stdout
@@ -422,13 +422,12 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
                 writer.write(batch)
                 batch = []
                 last_shown = now
-                if show:
-                    _progress(summary.rows + summary.skipped, summary.rows, total, t0, sys.stderr)
+            if progress_line is not None:
+                progress_line.update(summary.rows + summary.skipped, summary.rows)
         writer.write(batch)
         batch = []
-        if show:
-            _progress(summary.rows + summary.skipped, summary.rows, total, t0, sys.stderr)
-            sys.stderr.write("\n")
+        if progress_line is not None:
+            progress_line.close(summary.rows + summary.skipped, summary.rows)
     finally:
         if batch:  # interrupted: keep the rows that are finished
             writer.write(batch)

@@ -128,16 +128,42 @@ def _resume_point(path: Path, fmt: str, columns: list[str]) -> int:
     return int(last["line"])
 
 
-def _progress(done: int, new: int, total: int | None, t0: float, stream) -> None:
-    """One progress line: rows done (of total), this run's rate, time left."""
-    elapsed = time.monotonic() - t0
-    rate = new / elapsed if elapsed > 0 else 0.0
-    text = f"\r{done}" + (f"/{total}" if total else "") + f"  {rate:.1f}/s"
-    if total and rate > 0:
-        eta = (total - done) / rate
-        text += f"  ETA {int(eta // 3600)}:{int(eta % 3600 // 60):02d}:{int(eta % 60):02d}"
-    stream.write(text + "   ")
-    stream.flush()
+class Progress:
+    """The progress line of a long run: done (of total), this run's rate, time left.
+
+    On a terminal the line is rewritten in place, at most twice a second;
+    elsewhere (stderr sent to a file) a new line is written every `every`
+    seconds, so a log of a run of hours stays short. `close` writes the last one.
+    """
+
+    def __init__(self, total: int | None, stream, *, every: float = 30.0):
+        self.total, self.stream = total, stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.every = 0.5 if self.tty else every
+        self.t0 = time.monotonic()
+        self.shown = self.t0
+
+    def update(self, done: int, new: int) -> None:
+        """Show `done` puzzles (`new` of them by this run) when the line is due."""
+        if time.monotonic() - self.shown >= self.every:
+            self._write(done, new)
+
+    def close(self, done: int, new: int) -> None:
+        self._write(done, new)
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+    def _write(self, done: int, new: int) -> None:
+        self.shown = time.monotonic()
+        elapsed = self.shown - self.t0
+        rate = new / elapsed if elapsed > 0 else 0.0
+        text = f"{done}" + (f"/{self.total}" if self.total else "") + f"  {rate:.1f}/s"
+        if self.total and rate > 0:
+            eta = (self.total - done) / rate
+            text += f"  ETA {int(eta // 3600)}:{int(eta % 3600 // 60):02d}:{int(eta % 60):02d}"
+        self.stream.write(f"\r{text}   " if self.tty else text + "\n")
+        self.stream.flush()
 
 
 def _count_lines(path: Path, start: int, limit: int | None) -> int:

@@ -172,6 +172,14 @@ def test_verify_resume_after_sigterm_gives_the_uninterrupted_report(tmp_path, ca
     assert _rows(log) == _rows(whole)
 
 
+def test_verify_progress_off_a_terminal_is_whole_lines(capsys):
+    # stderr captured (not a terminal): whole lines, no carriage returns, the last one complete
+    assert main(["verify", str(SHIPPED / "euler96.txt"), "--every", "10", "--ladder", "basic", "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err and err.endswith("\n")
+    assert err.splitlines()[-1].startswith("5/5  ") and "/s" in err
+
+
 def test_verify_timeout_fails_a_row_and_goes_on(tmp_path, capsys):
     # a hardest-list puzzle needs nested nets (seconds); euler96's first falls to singles (milliseconds)
     path = tmp_path / "two.txt"

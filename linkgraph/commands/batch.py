@@ -32,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786)")
     p.add_argument("--no-times", dest="times", action="store_false", help="leave out the time_s column")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help="show the progress line even when stderr is not a terminal")
+                   help="show the progress line even when stderr is not a terminal (then a line every 30 s)")
     p.add_argument("--chunksize", type=int, default=8, help="puzzles per task (default: 8)")
     p.add_argument("--ladder", help="ladder spec for --job solve (default: default)")
     p.add_argument("--position", choices=("basic", "start"),

@@ -17,7 +17,7 @@ reads the log back, counts its puzzles into the report without checking them
 again and carries on with the rest, so a sweep stopped by Ctrl-C, SIGTERM or a
 lost machine loses at most the puzzles in flight. ``--progress`` shows the
 progress line (puzzles done of the sample, rate, time left) even when stderr
-is not a terminal. ``--timeout S`` bounds each puzzle: one not checked within
+is not a terminal, as a new line every 30 seconds. ``--timeout S`` bounds each puzzle: one not checked within
 S seconds is a failed row (``timeout``) and the sweep goes on.
 """
 
@@ -142,7 +142,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", action="store_true",
                    help="read the puzzles already in --log back into the report and check only the rest")
     p.add_argument("--progress", action="store_true",
-                   help="show the progress line even when stderr is not a terminal")
+                   help="show the progress line even when stderr is not a terminal (then a line every 30 s)")
     p.set_defaults(run=run)
 
 
@@ -289,7 +289,7 @@ def _interrupt(signum, frame):  # noqa: ARG001
 
 
 def run(args: argparse.Namespace) -> int:
-    from linkgraph.batchout import _progress
+    from linkgraph.batchout import Progress
     from linkgraph.techniques import resolve_ladder
 
     if args.limit is not None and args.limit < 1:
@@ -324,7 +324,7 @@ def run(args: argparse.Namespace) -> int:
     if done:
         lines = (pl for pl in lines if pl.number not in done)
     show = args.progress or sys.stderr.isatty()
-    total = _sample_size(args.file, args.start, args.every, args.limit) if show else None
+    progress = Progress(_sample_size(args.file, args.start, args.every, args.limit), sys.stderr) if show else None
     log = None
     if log_path is not None:
         log = open(log_path, "a" if rows is not None else "w", encoding="utf-8")
@@ -332,7 +332,7 @@ def run(args: argparse.Namespace) -> int:
             log.write(json.dumps(header) + "\n")
             log.flush()
     old = signal.signal(signal.SIGTERM, _interrupt) if threading.current_thread() is threading.main_thread() else None
-    t0, t0m = time.perf_counter(), time.monotonic()
+    t0 = time.perf_counter()
     new = 0
     pool = None
     try:
@@ -343,19 +343,18 @@ def run(args: argparse.Namespace) -> int:
 
             pool = ProcessPoolExecutor(max_workers=args.workers)
             reports = _ordered(pool, ((pl, args.ladder, args.timeout) for pl in lines), 4 * args.workers)
-        shown = 0.0
         for number, one in reports:  # in file order, whatever the worker count
             report.merge(one)
             new += 1
             if log is not None:
                 log.write(json.dumps(one.row(number), ensure_ascii=False) + "\n")
                 log.flush()
-            if show and time.monotonic() - shown > 0.5:
-                _progress(report.puzzles, new, total, t0m, sys.stderr)
-                shown = time.monotonic()
+            if progress is not None:
+                progress.update(report.puzzles, new)
     except KeyboardInterrupt:
         where = f"; {args.log} holds {report.puzzles} of them, --resume carries on" if log is not None else ""
-        print(f"\nlinkgraph verify: stopped after {report.puzzles} puzzles{where}", file=sys.stderr)
+        lead = "\n" if progress is not None and progress.tty else ""
+        print(f"{lead}linkgraph verify: stopped after {report.puzzles} puzzles{where}", file=sys.stderr)
         return 130
     finally:
         if pool is not None:
@@ -364,9 +363,8 @@ def run(args: argparse.Namespace) -> int:
             log.close()
         if old is not None:
             signal.signal(signal.SIGTERM, old)
-    if show:
-        _progress(report.puzzles, new, total, t0m, sys.stderr)
-        sys.stderr.write("\n")
+    if progress is not None:
+        progress.close(report.puzzles, new)
     report.seconds = time.perf_counter() - t0
     if args.format == "json":
         emit_json(report.to_dict(args.show))
