@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from linkgraph.errors import OptionError
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
@@ -34,6 +35,8 @@ class SolveResult:
     solved: bool
     rating: float
     seconds: float = field(default=0.0, compare=False)
+    #: Why the path ended early: ``"max-steps"``, ``"time-limit"``, or None (solved or stuck).
+    stopped: str | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict:
         """The JSON shape of ``linkgraph solve --format json``."""
@@ -42,6 +45,7 @@ class SolveResult:
             "grid": self.final.to_puzzle(),
             "candidates": self.final.to_candidates(),
             "rating": self.rating,
+            "stopped": self.stopped,
             "steps": [{**s.to_dict(), "rating": step_rating(s)} for s in self.steps],
         }
 
@@ -87,6 +91,7 @@ def solve(
     *,
     ladder: LadderSpec = None,
     max_steps: int | None = None,
+    time_limit: float | None = None,
     progress: Callable[[Step], None] | None = None,
 ) -> SolveResult:
     """Apply the easiest technique that makes progress until solved or stuck.
@@ -100,6 +105,10 @@ def solve(
         see `linkgraph.techniques.resolve_ladder`.
     max_steps : int, optional
         Stop after this many steps.
+    time_limit : float, optional
+        Start no new step once this many seconds have passed. The step under
+        way is finished first, so a path may run over by one step (on the
+        hardest puzzles a nested-net step takes up to a few seconds).
     progress : callable, optional
         Called with each step as it is found.
 
@@ -116,11 +125,20 @@ def solve(
     >>> lg.solve(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN), ladder="basic").final.number_of_unsolved
     20
     """
+    if time_limit is not None and not time_limit > 0:
+        raise OptionError(f"time_limit: expected a positive number of seconds, found {time_limit}")
     techniques = _techniques(ladder)
     start = time.perf_counter()
     steps: list[Step] = []
     current = grid
-    while not _done(current) and (max_steps is None or len(steps) < max_steps):
+    stopped = None
+    while not _done(current):
+        if max_steps is not None and len(steps) >= max_steps:
+            stopped = "max-steps"
+            break
+        if time_limit is not None and time.perf_counter() - start >= time_limit:
+            stopped = "time-limit"
+            break
         step = _next_step(current, techniques)
         if step is None:
             break
@@ -131,7 +149,7 @@ def solve(
         if current.contradiction():
             break  # only possible on a grid that was already broken
     rating = max((step_rating(s) for s in steps), default=0.0)
-    return SolveResult(grid, tuple(steps), current, _done(current), rating, time.perf_counter() - start)
+    return SolveResult(grid, tuple(steps), current, _done(current), rating, time.perf_counter() - start, stopped)
 
 
 def _done(grid: Grid) -> bool:

@@ -3,7 +3,9 @@
 - `linkgraph.io.read_puzzles` reads line by line: the traced peak stays far below
   the file size (20,000 lines by default, 100,000 and a million behind ``-m slow``).
 - The bounds on one puzzle's work, as documented: ``solve(max_steps=)`` /
-  ``linkgraph solve --max-steps`` (the path stops and says so),
+  ``linkgraph solve --max-steps`` and ``solve(time_limit=)`` / ``--time-limit`` (the
+  path stops and says so), ``linkgraph verify --timeout`` (a failed row, the sweep
+  goes on),
   ``nets.solve_with_nets(max_steps=)``, and the per-puzzle time limit of a batch
   (``--timeout``: a ``Timeout: line N`` row, the run carries on). The chain and net
   searches themselves have no time bound of their own: on a 9x9 grid their work is
@@ -112,6 +114,34 @@ def test_cli_solve_reports_the_step_bound(capsys):
     ]
     main(["solve", lg.samples.EULER_01])
     assert "stopped" not in capsys.readouterr().out  # a full path says "solved"
+
+
+HARDEST = (ROOT / "linkgraph/data/puzzles/hardest_1905_sample.txt").read_text().splitlines()[0]
+
+
+def test_solve_time_limit_bounds_the_path():
+    # a hardest-list puzzle takes seconds of nets; half a second allows a step or a few
+    grid = lg.Grid.parse(HARDEST)
+    result = lg.solve(grid, time_limit=0.5)
+    assert result.stopped == "time-limit" and not result.solved
+    assert len(result.steps) >= 1  # the first step is always taken
+    solution = lg.oracle.solve_unique(grid)
+    for step in result.steps:  # the steps taken are the path's: sound
+        assert all(solution[grid.geometry.cell_index(c.cell)] == c.digit for c in step.placements)
+        assert all(solution[grid.geometry.cell_index(c.cell)] != c.digit for c in step.eliminations)
+    assert lg.solve(lg.Grid.parse(lg.samples.EULER_01), ladder="basic", max_steps=3).stopped == "max-steps"
+    assert lg.solve(lg.Grid.parse(lg.samples.EULER_01), ladder="basic", time_limit=60).stopped is None
+    with pytest.raises(lg.OptionError, match="time_limit"):
+        lg.solve(grid, time_limit=0)
+
+
+def test_cli_solve_reports_the_time_limit(capsys):
+    code = main(["solve", "--time-limit", "0.5", HARDEST])
+    out, err = capsys.readouterr()
+    assert code == 1 and err == ""
+    assert [ln for ln in out.splitlines() if ln.startswith("stopped at --time-limit 0.5 s (")]
+    assert main(["solve", "--time-limit", "-1", HARDEST]) == 2
+    assert "--time-limit" in capsys.readouterr().err
 
 
 def test_solve_with_nets_max_steps_bounds_the_net_steps():

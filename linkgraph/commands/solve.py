@@ -21,6 +21,8 @@ def add_parser(sub) -> None:
     p.add_argument("--hint", action="store_true", help="print only the next step")
     p.add_argument("--explain", action="store_true", help="add a plain-English line per step")
     p.add_argument("--max-steps", type=int, default=None, metavar="N", help="stop after N steps")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="start no new step after S seconds (the step under way is finished first)")
     p.add_argument(
         "--no-check",
         action="store_true",
@@ -62,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
         from linkgraph.errors import OptionError
 
         raise OptionError(f"--max-steps: expected a number >= 0, found {args.max_steps}")
+    if args.time_limit is not None and not args.time_limit > 0:
+        from linkgraph.errors import OptionError
+
+        raise OptionError(f"--time-limit: expected a positive number of seconds, found {args.time_limit}")
     if not args.no_check:
         _check(grid)
     if args.hint:
@@ -75,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             if args.explain:
                 print(f"      {_english(step)}")
         return 0 if step is not None else 1
-    result = solve(grid, ladder=ladder, max_steps=args.max_steps)
+    result = solve(grid, ladder=ladder, max_steps=args.max_steps, time_limit=args.time_limit)
     if args.render:
         _render_steps(result, args.render)
     if args.format == "json":
@@ -85,9 +91,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"{i:3d}. {step_rating(step):4.1f}  {step.technique}: {step.notation}")
             if args.explain:
                 print(f"           {_english(step)}")
-        state = "solved" if result.solved else f"stuck with {int((~result.final.placed).sum())} open cells"
-        if not result.solved and args.max_steps is not None and len(result.steps) >= args.max_steps:
-            state = f"stopped at --max-steps {args.max_steps} with {int((~result.final.placed).sum())} open cells"
+        open_cells = int((~result.final.placed).sum())
+        state = "solved" if result.solved else f"stuck with {open_cells} open cells"
+        if result.stopped == "max-steps":
+            state = f"stopped at --max-steps {args.max_steps} with {open_cells} open cells"
+        elif result.stopped == "time-limit":
+            state = f"stopped at --time-limit {args.time_limit:g} s ({result.seconds:.1f} s) with {open_cells} open cells"
         print(f"{state}; {len(result.steps)} steps; rating {result.rating:.1f}")
         if not result.solved:
             print(result.final.to_candidates(pretty=True))
