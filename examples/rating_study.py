@@ -9,6 +9,11 @@ and prints Spearman's rank correlation between the SE rating and ours
     linkgraph batch linkgraph/data/puzzles/diabolical_sample.txt --job solve --out diabolical.csv
     python examples/rating_study.py diabolical.csv
 
+The log of a soundness sweep has the same columns, so a sweep rates as it checks:
+
+    linkgraph verify linkgraph/data/puzzles/diabolical_sample.txt --log diabolical.jsonl
+    python examples/rating_study.py diabolical.jsonl
+
 Spearman's rho is Pearson's correlation of the ranks (ties get their mean
 rank), computed here with numpy.
 """
@@ -58,10 +63,13 @@ def read_rows(path: Path) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", type=Path, help="output of `linkgraph batch FILE --job solve` (.csv or .jsonl)")
+    ap.add_argument("results", type=Path,
+                    help="output of `linkgraph batch FILE --job solve` (.csv or .jsonl), or a `linkgraph verify --log` file")
     args = ap.parse_args(argv)
     pairs, unsolved, unrated = [], 0, 0
     for row in read_rows(args.results):
+        if "verify" in row:  # the header line of a `linkgraph verify --log` file
+            continue
         try:
             se = float(row.get("rating") or "")
         except ValueError:

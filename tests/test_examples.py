@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import doctest
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
 
 
 def load(name: str):
@@ -27,6 +29,22 @@ def test_spearman_by_hand():
     # x ranks 1..5; y = 2,1,4,3,5 -> d = (1,1,1,1,0), sum d^2 = 4, rho = 1 - 6*4/(5*24) = 0.8
     rs = load("rating_study")
     assert rs.spearman([1, 2, 3, 4, 5], [20, 10, 40, 30, 50]) == pytest.approx(0.8)
+
+
+def test_rating_study_reads_a_verify_log(tmp_path, capsys):
+    # four SE-rated diabolical puzzles checked by `linkgraph verify --log`; the log rates them
+    from linkgraph.cli import main
+
+    log = tmp_path / "sweep.jsonl"
+    sample = ROOT / "linkgraph/data/puzzles/diabolical_sample.txt"
+    assert main(["verify", str(sample), "--limit", "4", "--log", str(log)]) == 0
+    capsys.readouterr()
+    rows = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    se = [float(line.split("\t")[1]) for line in sample.read_text().splitlines()[:4]]
+    assert [row["rating"] for row in rows] == se  # the file's own column, read back
+    assert all(row["solved"] == 1 and row["solver_rating"] >= 3.0 for row in rows)
+    assert load("rating_study").main([str(log)]) == 0
+    assert "puzzles 4 (left out: 0 unsolved, 0 without an SE rating)" in capsys.readouterr().out
 
 
 def test_rating_study_reads_batch_rows(tmp_path, capsys):

@@ -143,6 +143,7 @@ def test_verify_log_has_a_row_per_puzzle_that_adds_up_to_the_report(tmp_path, ca
         assert sum(row[key] for row in rows) == report[key], key
     assert all(row["seconds"] > 0 for row in rows)
     assert report["check_seconds"] == pytest.approx(sum(row["seconds"] for row in rows), abs=0.01)
+    assert all(row["rating"] is None and row["solver_rating"] > 0 for row in rows)  # euler96 has no rating column
 
 
 def test_verify_resume_after_sigterm_gives_the_uninterrupted_report(tmp_path, capsys):

@@ -11,8 +11,10 @@ puzzle line); ``--workers N`` checks puzzles in N processes (the report is the
 same as with one).
 
 A long sweep can keep a log: ``--log FILE`` writes one JSON line per puzzle
-as it is checked (its counts, techniques, failures and seconds, after a first
-line naming the file, ladder and sample), flushed each time. ``--resume``
+as it is checked (its counts, techniques, failures and seconds, the file's
+rating column and the solve path's rating as ``rating`` and ``solver_rating``
+like ``batch --job solve``, after a first line naming the file, ladder and
+sample), flushed each time, so ``examples/rating_study.py`` reads it too. ``--resume``
 reads the log back, counts its puzzles into the report without checking them
 again and carries on with the rest, so a sweep stopped by Ctrl-C, SIGTERM or a
 lost machine loses at most the puzzles in flight. ``--progress`` shows the
@@ -61,6 +63,9 @@ class _Report:
     check_seconds: float = 0.0  # each puzzle's own time (in its worker), resumed ones included
     techniques: Counter = field(default_factory=Counter)
     failures: list[dict] = field(default_factory=list)
+    # one puzzle's report only: the file's rating column and the solve path's rating
+    rating: float | None = None
+    solver_rating: float | None = None
 
     @property
     def failed(self) -> int:
@@ -106,6 +111,8 @@ class _Report:
         out = {"line": line}
         out.update((name, getattr(self, name)) for name in _COUNTS)
         out["seconds"] = round(self.seconds, 3)
+        out["rating"] = self.rating
+        out["solver_rating"] = self.solver_rating
         out["techniques"] = dict(sorted(self.techniques.items()))
         out["failures"] = self.failures
         return out
@@ -165,6 +172,7 @@ def check_puzzle(grid, solution, *, ladder, report: _Report, line: int) -> None:
 
     result = solve(grid, ladder=ladder)
     report.solved += bool(result.solved)
+    report.solver_rating = result.rating
     current = grid
     g = grid.geometry
     for i, step in enumerate(result.steps, 1):
@@ -190,7 +198,7 @@ def _check_line(pl, ladder, timeout: float | None = None) -> _Report:
     from linkgraph.batch import JobTimeout, _Deadline
 
     t0 = time.perf_counter()
-    report = _Report(file="", ladder="")
+    report = _Report(file="", ladder="", rating=pl.rating)
     report.puzzles = 1
     try:
         try:
