@@ -107,11 +107,17 @@ def _base(line: PuzzleLine) -> dict:
 
 
 class _Deadline:
-    """Raise JobTimeout in the current thread after `seconds` (SIGALRM in the main thread, else an async exception)."""
+    """Raise JobTimeout in the current thread after `seconds` (SIGALRM in the main thread, else an async exception).
+
+    The exception is raised again every `_REPEAT` seconds until the block exits: one raised
+    while Python finalises a generator or runs a ``__del__`` is reported as "ignored" and
+    lost, and a single alarm would then let the job run on unbounded.
+    """
 
     def __init__(self, seconds: float | None):
         self.seconds = seconds
         self._timer: threading.Timer | None = None
+        self._stop = threading.Event()
         self._old = None
 
     def __enter__(self) -> _Deadline:
@@ -119,11 +125,11 @@ class _Deadline:
             return self
         if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
             self._old = signal.signal(signal.SIGALRM, self._alarm)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds, _REPEAT)
         else:
-            ident = threading.get_ident()
-            self._timer = threading.Timer(self.seconds, _inject, args=(ident,))
-            self._timer.daemon = True
+            self._stop.clear()
+            self._timer = threading.Thread(target=self._inject_until_stopped, args=(threading.get_ident(),),
+                                           daemon=True)
             self._timer.start()
         return self
 
@@ -131,14 +137,25 @@ class _Deadline:
     def _alarm(signum, frame):  # noqa: ARG004
         raise JobTimeout
 
+    def _inject_until_stopped(self, ident: int) -> None:
+        wait = self.seconds
+        while not self._stop.wait(wait):
+            _inject(ident)
+            wait = _REPEAT
+
     def __exit__(self, *exc) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        elif self._old is not None:
+        if self._old is not None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self._old)
             self._old = None
+        elif self._timer is not None:
+            self._stop.set()
+            self._timer.join()
+            self._timer = None
+
+
+#: Seconds between repeats of a time-out that has not yet stopped its job.
+_REPEAT = 0.05
 
 
 def _inject(ident: int) -> None:
