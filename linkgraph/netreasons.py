@@ -199,10 +199,9 @@ class BranchReasons:
         if gr is None:
             return None
         best = None
-        for p, (a, b) in enumerate(gr["pairs"]):
-            if gr["outB"][p, k] < 0.5:
-                continue
-            r = [int(self.roff[m]) for m in gr["outA"][p]]
+        roff, outside = self._rounds_off, self.st.group_outside
+        for p in self.st.groups_targeting[k]:
+            r = [roff[m] for m in outside[p]]
             if all(0 <= x < t for x in r):
                 score = (len(r), max(r, default=-1), p)
                 if best is None or score < best[0]:
@@ -222,17 +221,30 @@ class BranchReasons:
         if pt is None:
             return None
         st = self.st
+        member_sets = st.member_sets
         for p in st.patterns_targeting(k):
             family, combo, covers = pt["pats"][p]
-            touched = sorted({mp[int(m)] for base, mp in combo for m in st.members[base]
-                              if not (0 <= self.roff[m] < t)})
-            if len(touched) > len(combo) or not any(k in st.members[c] for c in touched):
+            ms, cs = st.pattern_places(p)
+            touched = self._touched(ms, cs, len(combo), t)
+            if touched is None or not any(k in member_sets[c] for c in touched):
                 continue
-            ins = [int(m) for base, mp in combo for m in st.members[base] if mp[int(m)] not in touched]
+            ins = [m for m, c in zip(ms, cs) if c not in touched]
             via = " ".join(st.set_text(b) for b, _ in combo) + "|" + " ".join(st.set_text(c) for c in touched)
             attrs = {"kind": "pattern", "family": family, "via": via}
             return [((m, False), dict(attrs)) for m in ins] or [(("empty", via, family), attrs)]
         return None
+
+    def _touched(self, ms: list[int], cs: list[int], n: int, t: int) -> list[int] | None:
+        """The covers `cs` of the places `ms` not OFF before round `t` touch, sorted; None once
+        they are more than `n` (the pattern's bases), which is no pattern."""
+        roff = self._rounds_off
+        seen: set[int] = set()
+        for m, c in zip(ms, cs):
+            if c not in seen and not 0 <= roff[m] < t:
+                seen.add(c)
+                if len(seen) > n:
+                    return None
+        return sorted(seen)
 
     @cached_property
     def _sub_runs(self):

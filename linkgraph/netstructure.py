@@ -104,6 +104,7 @@ class Structure:
         self._cands_cache: dict[int, Candidate] = {}
         self._groups = self._build_groups() if depth >= 1 else None
         self._patterns = self._build_patterns() if depth >= 2 else None
+        self._places: dict[int, tuple[list[int], list[int]]] = {}
 
     # ---- derived forms (built on first use, for proofs and depth >= 1) ------
     @cached_property
@@ -204,17 +205,53 @@ class Structure:
 
     def patterns_targeting(self, k: int) -> list[int]:
         """Depth-2 patterns whose covers hold candidate `k` outside their bases."""
-        if not hasattr(self, "_by_target"):
-            pt = self._patterns
-            cols, ks = np.nonzero(pt["T"] > 0.5)
-            by: dict[int, list[int]] = {}
-            for c, kk in zip(cols.tolist(), ks.tolist()):
-                p = int(pt["owner"][c])
-                lst = by.setdefault(kk, [])
-                if not lst or lst[-1] != p:
-                    lst.append(p)
-            self._by_target = by
         return self._by_target.get(int(k), [])
+
+    @cached_property
+    def _by_target(self) -> dict[int, list[int]]:
+        pt = self._patterns
+        cols, ks = np.nonzero(pt["T"] > 0.5)
+        by: dict[int, list[int]] = {}
+        for c, kk in zip(cols.tolist(), ks.tolist()):
+            p = int(pt["owner"][c])
+            lst = by.setdefault(kk, [])
+            if not lst or lst[-1] != p:
+                lst.append(p)
+        return by
+
+    def pattern_places(self, p: int) -> tuple[list[int], list[int]]:
+        """Depth-2 pattern `p`'s base members, base by base in member order, and the cover
+        set of each (Python lists, made on first use)."""
+        got = self._places.get(p)
+        if got is None:
+            members = self.members_list
+            ms: list[int] = []
+            cs: list[int] = []
+            for base, mp in self._patterns["pats"][p][1]:
+                for m in members[base]:
+                    ms.append(m)
+                    cs.append(mp[m])
+            got = self._places[p] = (ms, cs)
+        return got
+
+    @cached_property
+    def member_sets(self) -> list[frozenset[int]]:
+        """`members` as frozensets (membership tests one literal at a time)."""
+        return [frozenset(m) for m in self.members_list]
+
+    @cached_property
+    def groups_targeting(self) -> list[list[int]]:
+        """Per candidate, the depth-1 pairs (A, B) whose B outside A holds it, ascending."""
+        by: list[list[int]] = [[] for _ in range(self.size)]
+        ks, ps = np.nonzero(self._groups["outB"].T > 0.5)  # by candidate, then pair
+        for k, p in zip(ks.tolist(), ps.tolist()):
+            by[k].append(p)
+        return by
+
+    @cached_property
+    def group_outside(self) -> list[list[int]]:
+        """Per depth-1 pair (A, B), the members of A outside B (Python lists)."""
+        return [x.tolist() for x in self._groups["outA"]]
 
     # ---- depth 1: locked candidates ----------------------------------------
     def _build_groups(self):
