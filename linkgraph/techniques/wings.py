@@ -159,16 +159,17 @@ def _pools(grid: Grid, size: int, mask_arr: np.ndarray, by_digits: bool | None =
         ok = np.append((counts >= 2) & (counts <= size), False)  # index -1: padding
         return np.arange(len(cells)), ok[cells]
     digit_sets = _digit_sets(g.size, size)
-    inside = ((mask_arr & ~digit_sets[:, None]) == 0) & (counts >= 2)  # (digit sets, cells)
-    inside = inside[inside.sum(axis=1) >= size]
-    inside = np.append(inside, np.zeros((len(inside), 1), dtype=bool), axis=1)  # last: padding
+    # (cells, digit sets), cells first: the sums below run along the first axis
+    inside = ((mask_arr[:, None] & ~digit_sets) == 0) & (counts >= 2)[:, None]
+    inside = inside[:, inside.sum(axis=0) >= size]
+    inside = np.append(inside, np.zeros((1, inside.shape[1]), dtype=bool), axis=0).view(np.uint8)  # last: padding
     first, second, shared = _pair_parts(g)
-    in_house = inside[:, g.house_cells].sum(axis=2)  # (digit sets, houses)
-    in_shared = inside[:, shared].sum(axis=2)  # (digit sets, pairs)
-    only_a = in_house[:, first] - in_shared
-    only_b = in_house[:, second] - in_shared
-    si, pi = np.nonzero((only_a > 0) & (only_b > 0) & (only_a + only_b + in_shared >= size))
-    return pi, inside[si[:, None], cells[pi]]
+    in_house = inside[g.house_cells.T].sum(axis=0, dtype=np.uint8)  # (houses, digit sets)
+    in_shared = inside[shared.T].sum(axis=0, dtype=np.uint8)  # (pairs, digit sets)
+    only_a = in_house[first] - in_shared
+    only_b = in_house[second] - in_shared
+    pi, si = np.nonzero((only_a > 0) & (only_b > 0) & (only_a + only_b + in_shared >= size))
+    return pi, inside[cells[pi], si[:, None]].view(bool)
 
 
 def _bent_found(grid: Grid, size: int, mask_arr: np.ndarray, masks: list[int], by_digits: bool | None = None
