@@ -35,7 +35,7 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import SharedSearch, cached, pattern_step
+from linkgraph.techniques.base import SharedSearch, cached, house_places, pattern_step
 from linkgraph.techniques.singledigit import bitcount
 
 __all__ = ["finned_fish", "FISH_NAMES"]
@@ -154,11 +154,15 @@ def _member_table(lines: int, size: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _stacked(g) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Both sides' line cells, weights and box masks, (sides, base lines, ...), and box stacks (sides, boxes)."""
+def _stacked(g) -> tuple[np.ndarray, ...]:
+    """Both sides' base lines, line cells, weights and box masks, (sides, base lines, ...), box
+    stacks (sides, boxes), and whether every line's j-th cell has position j (so the line's
+    places are its `house_places`)."""
     _, sides = _sides(g)
-    return tuple(np.stack([getattr(side, name) for side in sides])
-                 for name in ("line_cells", "weights", "box_masks", "stacks"))
+    lines = np.array([side.base_lines for side in sides], dtype=np.intp)
+    arrays = [np.stack([getattr(side, name) for side in sides]) for name in ("line_cells", "weights", "box_masks", "stacks")]
+    positional = bool((arrays[1] == 1 << np.arange(g.size, dtype=np.int64)).all())
+    return lines, *arrays, positional
 
 
 def _records(grid: Grid, size: int) -> Iterator[tuple]:
@@ -173,18 +177,20 @@ def _records(grid: Grid, size: int) -> Iterator[tuple]:
     The cover is the *body* (the base places outside the box) and k more
     positions of the box, all inside the union of the base places; it needs a
     base place outside it (a fin) and an elimination inside it. With A the
-    positions it may add and R the union outside the body (A lies in R), some k
-    of A will do exactly when A has k, R more than k (a cover that took all of
-    R would leave no fin), and an elimination lies in the body or, k >= 1, in A.
+    positions it may add, some k of A will do exactly when A has k and an
+    elimination lies in the body or, k >= 1, in A; a fin is left anyway, the
+    union having more than `size` positions.
     """
     g = grid.geometry
     n = g.size
     boxes, sides = _sides(g)
     if not boxes:
         return
-    line_cells, weights, box_masks, stacks = _stacked(g)
-    on = grid.cands[line_cells]  # (sides, lines, n cells, digits)
-    live_pos = (on * weights[..., None]).sum(axis=2)  # (sides, lines, digits) every live place
+    base_lines, line_cells, weights, box_masks, stacks, positional = _stacked(g)
+    if positional:  # (sides, lines, digits) every live place
+        live_pos = house_places(grid)[base_lines]
+    else:
+        live_pos = (grid.cands[line_cells] * weights[..., None]).sum(axis=2)
     solved_pos = (weights * (grid.counts == 1)[line_cells]).sum(axis=2)  # (sides, lines)
     usable = (bitcount(live_pos) >= 2) & (live_pos & solved_pos[..., None] == 0)
     P = np.where(usable, live_pos, 1 << n)  # places of the usable base lines; bit n: not usable
@@ -213,7 +219,7 @@ def _records(grid: Grid, size: int) -> Iterator[tuple]:
         u = union[s, c, d][:, None]
         add = stacks[s] & ~body & u  # the box's positions the cover may take beyond the body
         k = size - bitcount(body).astype(np.intp)  # how many it must take
-        f, b = np.nonzero((both >> n == 1) & (k >= 0) & (bitcount(add) >= k) & (bitcount(u & ~body) > k))
+        f, b = np.nonzero((both > body) & (k >= 0) & (bitcount(add) >= k))
         # the live places inside the box off the base lines: the eliminations
         elims = np.bitwise_or.reduce(np.where(member[c[f]], 0, in_box[s[f], d[f], :, b]), axis=1)
         body, add, k = body[f, b], add[f, b], k[f, b]
