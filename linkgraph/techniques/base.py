@@ -16,13 +16,14 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 
 import networkx as nx
+import numpy as np
 
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Literal, Role
 from linkgraph.steps import Step, make_step
 
-__all__ = ["SharedSearch", "bits", "cached", "pattern_step"]
+__all__ = ["SharedSearch", "bits", "cached", "house_places", "pattern_step"]
 
 
 def bits(mask: int) -> list[int]:
@@ -111,3 +112,23 @@ def cached(kind: object, grid: Grid, make):
     else:
         _CACHE.move_to_end(key)
     return hit
+
+
+def house_places(grid: Grid) -> np.ndarray:
+    """(houses, digits) int64, read-only: bit j set when the digit may stand in the house's j-th
+    cell. Kept per grid (see `cached`) for the basic rungs, which look at the same grid in turn.
+
+    >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    >>> places = lg.techniques.base.house_places(grid)
+    >>> places.shape, bool(places[0, 0] >> 1 & 1) == bool(grid.cands[1, 0])
+    ((27, 9), True)
+    """
+    return cached("house-places", grid, _house_places)
+
+
+def _house_places(grid: Grid) -> np.ndarray:
+    g = grid.geometry
+    weights = np.int64(1) << np.arange(g.size, dtype=np.int64)
+    out = np.tensordot(weights, grid.cands[g.house_cells].astype(np.int64), axes=([0], [1]))
+    out.setflags(write=False)
+    return out

@@ -13,11 +13,11 @@ cover: without its fin it would not be a fish at all. Otherwise it is
 *finned*. Proofs are patterns: ``base`` and ``cover`` sets X, ``fins`` (the
 fin candidates) and ``fin_box``.
 
-The search screens every (digit, base lines, fin box) at once with bit masks
-in numpy arrays, then tries the covers of the few that remain. The finned and
-sashimi rungs of one size ask about the same grid in turn, so one lazy search
-per (grid, size) serves both (a small cache keyed on the grid, which is
-immutable and hashable).
+The search screens every (digit, base lines, fin box) of both orientations at
+once with bit masks in numpy arrays, exactly, then tries the covers of the few
+that pass. The finned and sashimi rungs of one size ask about the same grid in
+turn, so one lazy search per (grid, size) serves both (a small cache keyed on
+the grid, which is immutable and hashable).
 
 References
 ----------
@@ -35,7 +35,7 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import SharedSearch, cached, pattern_step
+from linkgraph.techniques.base import SharedSearch, cached, house_places, pattern_step
 from linkgraph.techniques.singledigit import bitcount
 
 __all__ = ["finned_fish", "FISH_NAMES"]
@@ -89,6 +89,7 @@ class _Side:
     box_masks: np.ndarray  # (base lines, boxes) int64: positions of the line inside each box
     box_pos: list[dict[int, int]]  # per base line: box -> positions of the line inside the box
     stack_of: dict[int, int]  # box -> positions it meets on any base line
+    stacks: np.ndarray  # (boxes,) int64: the same, in box order
     box_cells: dict[int, list[tuple[int, int, int]]]  # box -> (cell, pos, base line or -1)
 
 
@@ -119,8 +120,9 @@ def _sides(g) -> tuple[list[int], list[_Side]]:
                 stack[b] |= m
         box_cells = {b: [(int(c), pos[int(c)], base_of.get(int(c), -1)) for c in g.house_cells[b]] for b in boxes}
         box_masks = np.array([[masks.get(b, 0) for b in boxes] for masks in box_pos], dtype=np.int64)
+        stacks = np.array([stack[b] for b in boxes], dtype=np.int64)
         sides.append(_Side(base_lines, cover_lines, pos, line_cells, weights, box_masks, box_pos,
-                           stack, box_cells))
+                           stack, stacks, box_cells))
     return boxes, sides
 
 
@@ -143,22 +145,24 @@ def _combination_table(lines: int, size: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=32)
-def _rest_table(lines: int, size: int) -> np.ndarray:
-    """(combinations, lines - size) the line indices left out of each combination of `_combination_table`."""
+def _member_table(lines: int, size: int) -> np.ndarray:
+    """(combinations, lines) whether each line is in each combination of `_combination_table`."""
     table = _combination_table(lines, size)
-    keep = np.ones((len(table), lines), dtype=bool)
-    keep[np.arange(len(table))[:, None], table] = False
-    return np.nonzero(keep)[1].reshape(len(table), lines - size)
+    member = np.zeros((len(table), lines), dtype=bool)
+    member[np.arange(len(table))[:, None], table] = True
+    return member
 
 
-def _or_rows(arr: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """For each row of `table`, the OR of those rows of `arr`."""
-    if table.shape[1] == 0:
-        return np.zeros((len(table), *arr.shape[1:]), dtype=arr.dtype)
-    out = arr[table[:, 0]]
-    for j in range(1, table.shape[1]):
-        out |= arr[table[:, j]]
-    return out
+@lru_cache(maxsize=8)
+def _stacked(g) -> tuple[np.ndarray, ...]:
+    """Both sides' base lines, line cells, weights and box masks, (sides, base lines, ...), box
+    stacks (sides, boxes), and whether every line's j-th cell has position j (so the line's
+    places are its `house_places`)."""
+    _, sides = _sides(g)
+    lines = np.array([side.base_lines for side in sides], dtype=np.intp)
+    arrays = [np.stack([getattr(side, name) for side in sides]) for name in ("line_cells", "weights", "box_masks", "stacks")]
+    positional = bool((arrays[1] == 1 << np.arange(g.size, dtype=np.int64)).all())
+    return lines, *arrays, positional
 
 
 def _records(grid: Grid, size: int) -> Iterator[tuple]:
@@ -166,52 +170,66 @@ def _records(grid: Grid, size: int) -> Iterator[tuple]:
     finned or sashimi fish that eliminates something: rows first, then columns; by digit, base
     lines (in combination order), fin box.
 
-    The (digit, base lines, box) triples that can hold a fish are screened for
-    all digits at once with bit masks in numpy arrays: the base lines all have
-    2+ places and no solved one, their places take more than `size` positions,
-    at most `size` of them lie outside the box, and some lie inside it.
+    Every (side, digit, base lines) whose lines have 2+ places and no solved one,
+    with places in more than `size` positions, is screened with every fin box
+    at once, with bit masks in numpy arrays; `_box_records` works out the few
+    that pass, and the screen passes exactly those in which it finds a fish.
+    The cover is the *body* (the base places outside the box) and k more
+    positions of the box, all inside the union of the base places; it needs a
+    base place outside it (a fin) and an elimination inside it. With A the
+    positions it may add, some k of A will do exactly when A has k and an
+    elimination lies in the body or, k >= 1, in A; a fin is left anyway, the
+    union having more than `size` positions.
     """
     g = grid.geometry
     n = g.size
     boxes, sides = _sides(g)
     if not boxes:
         return
-    cands = grid.cands
-    solved = grid.counts == 1
-    for side in sides:
-        on = cands[side.line_cells]  # (lines, n cells, digits)
-        blocked = (on & solved[side.line_cells][:, :, None]).any(axis=1)  # (lines, digits)
-        usable = (on.sum(axis=1) >= 2) & ~blocked
-        live_pos = (on * side.weights[:, :, None]).sum(axis=1)  # (lines, digits) every live place
-        P = np.where(usable, live_pos, 0)  # places of the usable base lines
-        table = _combination_table(len(side.base_lines), size)
-        rest = _rest_table(len(side.base_lines), size)
-        chunk = max(1, min(n, 2_000_000 // max(1, len(table) * len(boxes))))
-        for d0 in range(0, n, chunk):
-            Pd = P[:, d0 : d0 + chunk]  # (lines, D)
-            ok_lines = usable[:, d0 : d0 + chunk][table].all(axis=1)  # (C, D)
-            union = _or_rows(Pd, table)  # (C, D)
-            fishy = ok_lines & (bitcount(union) > size)
-            if not fishy.any():
-                continue
-            # places outside each box in the low 32 bits, inside it above: one OR for both
-            split = Pd[:, None, :] & ~side.box_masks[:, :, None] | (Pd[:, None, :] & side.box_masks[:, :, None]) << 32
-            both = _or_rows(split, table)  # (C, boxes, D)
-            body = both & 0xFFFFFFFF
-            meets = both >> 32 != 0
-            hit = fishy[:, None, :] & meets & (bitcount(body) <= size)
-            if not hit.any():
-                continue
-            # an elimination: a live place in the box, off the base lines, inside the cover (so in `union`)
-            hit &= (_or_rows(live_pos[:, d0 : d0 + chunk][:, None, :] & side.box_masks[:, :, None], rest)
-                    & union[:, None, :]) != 0
-            for d, c, bi in np.argwhere(hit.transpose(2, 0, 1)).tolist():
-                d += d0
-                combo = tuple(side.base_lines[i] for i in table[c])
-                places = {h: int(P[i, d]) for i, h in zip(table[c].tolist(), combo)}
-                yield from _box_records(
-                    grid, size, d, combo, places, int(union[c, d - d0]), int(body[c, bi, d - d0]), boxes[bi], side,
-                )
+    base_lines, line_cells, weights, box_masks, stacks, positional = _stacked(g)
+    if positional:  # (sides, lines, digits) every live place
+        live_pos = house_places(grid)[base_lines]
+    else:
+        live_pos = (grid.cands[line_cells] * weights[..., None]).sum(axis=2)
+    solved_pos = (weights * (grid.counts == 1)[line_cells]).sum(axis=2)  # (sides, lines)
+    usable = (bitcount(live_pos) >= 2) & (live_pos & solved_pos[..., None] == 0)
+    P = np.where(usable, live_pos, 1 << n)  # places of the usable base lines; bit n: not usable
+    lines = line_cells.shape[1]
+    table = _combination_table(lines, size)
+    union = P[:, table[:, 0]]  # (sides, combinations, digits)
+    for j in range(1, size):
+        union |= P[:, table[:, j]]
+    si, di, ci = np.nonzero(((union >> n == 0) & (bitcount(union) > size)).transpose(0, 2, 1))
+    if not len(si):
+        return
+    # per (side, digit, base line, box): the places outside the box and a flag (bit n) for
+    # places inside it; and the live places inside the box
+    inside = box_masks[:, :, :, None]  # (sides, lines, boxes, 1)
+    on_base = (P[:, :, None] & ~inside) | np.where(P[:, :, None] & inside, 1 << n, 0)
+    on_base = np.ascontiguousarray(on_base.transpose(0, 3, 1, 2))  # (sides, digits, lines, boxes)
+    in_box = np.ascontiguousarray((live_pos[:, :, None] & inside).transpose(0, 3, 1, 2))
+    member = _member_table(lines, size)
+    block = max(1, 2_000_000 // len(boxes))
+    for start in range(0, len(si), block):
+        s, d, c = si[start : start + block], di[start : start + block], ci[start : start + block]
+        both = on_base[s, d, table[c, 0]]  # (rows, boxes)
+        for j in range(1, size):
+            both |= on_base[s, d, table[c, j]]
+        body = both & ((1 << n) - 1)
+        u = union[s, c, d][:, None]
+        add = stacks[s] & ~body & u  # the box's positions the cover may take beyond the body
+        k = size - bitcount(body).astype(np.intp)  # how many it must take
+        f, b = np.nonzero((both > body) & (k >= 0) & (bitcount(add) >= k))
+        # the live places inside the box off the base lines: the eliminations
+        elims = np.bitwise_or.reduce(np.where(member[c[f]], 0, in_box[s[f], d[f], :, b]), axis=1)
+        body, add, k = body[f, b], add[f, b], k[f, b]
+        for r in np.flatnonzero((elims & body != 0) | (k >= 1) & (elims & add != 0)).tolist():
+            ss, dd, cc = int(s[f[r]]), int(d[f[r]]), int(c[f[r]])
+            combo = tuple(sides[ss].base_lines[i] for i in table[cc])
+            places = {h: int(P[ss, i, dd]) for i, h in zip(table[cc].tolist(), combo)}
+            yield from _box_records(
+                grid, size, dd, combo, places, int(union[ss, cc, dd]), int(body[r]), boxes[b[r]], sides[ss],
+            )
 
 
 def _box_records(grid, size, d, combo, places, union, body, b, side):

@@ -3,23 +3,34 @@
 For one digit, k rows (the base) hold its places in only k columns (the
 cover): the k truths of the base fill those columns, so the digit leaves the
 cover columns' other cells. The same with rows and columns swapped. Base and
-cover are the house-digit sets.
+cover are the house-digit sets. The places of every k base lines of every
+digit are ORed at once with numpy; only the fish that close are worked out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
+from functools import lru_cache
 
 import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import bits, pattern_step
+from linkgraph.techniques.base import bits, house_places, pattern_step
+from linkgraph.techniques.singledigit import bitcount
+from linkgraph.techniques.subsets import _LEFT_OUT, _closed, _spilling, _table
 
 __all__ = ["basic_fish"]
 
 NAMES = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
+
+
+@lru_cache(maxsize=8)
+def _lines(g) -> tuple[tuple[list[int], list[int]], ...]:
+    """(base lines, cover lines): rows and columns, then columns and rows."""
+    rows = [h for h, house in enumerate(g.houses) if house.kind == "row"]
+    cols = [h for h, house in enumerate(g.houses) if house.kind == "col"]
+    return (rows, cols), (cols, rows)
 
 
 def basic_fish(grid: Grid, size: int) -> Iterator[Step]:
@@ -33,43 +44,37 @@ def basic_fish(grid: Grid, size: int) -> Iterator[Step]:
     """
     g = grid.geometry
     n = g.size
-    rows = [h for h, house in enumerate(g.houses) if house.kind == "row"]
-    cols = [h for h, house in enumerate(g.houses) if house.kind == "col"]
     cands = grid.cands
-    solved = grid.counts == 1
+    places = house_places(grid)  # (houses, digits) place masks: bit j = the house's j-th cell
     weights = 1 << np.arange(n, dtype=np.int64)
-    for base_kind, base_houses, cover_houses in (("row", rows, cols), ("col", cols, rows)):
-        if not base_houses:
+    solved_at = (weights * (grid.counts == 1)[g.house_cells]).sum(axis=1)  # (houses,)
+    for base_houses, cover_houses in _lines(g):
+        if len(base_houses) < size:
             continue
-        lines = g.house_cells[base_houses]  # (lines, n) cells
-        C = cands[lines]  # (lines, n positions, n digits)
-        masks = np.tensordot(weights, C.astype(np.int64), axes=([0], [1]))  # (lines, digits)
-        counts = C.sum(axis=1)
-        has_solved = (C & solved[lines][:, :, None]).any(axis=1)
-        usable = (~has_solved) & (counts >= 2) & (counts <= size)
-        for d in range(n):
-            # place masks: bit j = position j along the line (column index for rows)
-            place = {base_houses[i]: int(masks[i, d]) for i in np.flatnonzero(usable[:, d]).tolist()}
-            for combo in combinations(sorted(place), size):
-                union = 0
-                for h in combo:
-                    union |= place[h]
-                if union.bit_count() != size:
-                    continue
-                cover = [cover_houses[j] for j in bits(union)]
-                base_cells = {int(c) for h in combo for c in g.house_cells[h]}
-                elims = [
-                    int(c) * n + d
-                    for h in cover
-                    for c in g.house_cells[h]
-                    if cands[c, d] and int(c) not in base_cells
-                ]
-                if not elims:
-                    continue
-                yield pattern_step(
-                    NAMES[size],
-                    g,
-                    base=[g.number_of_cells + h * n + d for h in combo],
-                    cover=[g.number_of_cells + h * n + d for h in cover],
-                    eliminations=elims,
-                )
+        masks = places[base_houses]  # (lines, digits): bit j = column j for a row, row j for a column
+        counts = bitcount(masks)
+        usable = (masks & solved_at[base_houses, None] == 0) & (counts >= 2) & (counts <= size)
+        # per digit, every `size` base lines whose places take `size` positions
+        d, t, union = _closed(np.where(usable, masks, _LEFT_OUT).T, size)
+        # the cover lines hold more places than the base lines (all of which they hold)
+        table = _table(len(base_houses), size)
+        keep = _spilling(union, bitcount(places[cover_houses]).T[d], counts[table[t], d[:, None]].sum(axis=1))
+        for d, t, union in zip(d[keep].tolist(), t[keep].tolist(), union[keep].tolist()):
+            combo = [base_houses[i] for i in table[t].tolist()]
+            cover = [cover_houses[j] for j in bits(union)]
+            base_cells = {int(c) for h in combo for c in g.house_cells[h]}
+            elims = [
+                int(c) * n + d
+                for h in cover
+                for c in g.house_cells[h]
+                if cands[c, d] and int(c) not in base_cells
+            ]
+            if not elims:
+                continue
+            yield pattern_step(
+                NAMES[size],
+                g,
+                base=[g.number_of_cells + h * n + d for h in combo],
+                cover=[g.number_of_cells + h * n + d for h in cover],
+                eliminations=elims,
+            )

@@ -16,7 +16,7 @@ import numpy as np
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import pattern_step
+from linkgraph.techniques.base import house_places, pattern_step
 
 __all__ = ["locked_candidates", "locked_pointing", "locked_claiming"]
 
@@ -49,18 +49,34 @@ def _pairs(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
     return (np.array(base), np.array(cover), np.array(inter), np.array(base_rest), np.array(cover_rest))
 
 
+@lru_cache(maxsize=None)
+def _pair_positions(g: Geometry) -> tuple[np.ndarray, np.ndarray]:
+    """For each pair of `_pairs`, the positions (bits along `g.house_cells`) of the shared cells
+    in the base house and in the cover house."""
+    base, cover, inter, _, _ = _pairs(g)
+    out = np.zeros((2, len(base)), dtype=np.int64)
+    for p in range(len(base)):
+        for side, h in enumerate((base[p], cover[p])):
+            for j, c in enumerate(g.house_cells[h].tolist()):
+                if inter[p, c]:
+                    out[side, p] |= 1 << j
+    return out[0], out[1]
+
+
 def _locked(grid: Grid, pointing: bool | None) -> Iterator[Step]:
     g = grid.geometry
     base, cover, inter, base_rest, cover_rest = _pairs(g)
     if not len(base):
         return
-    cands = grid.cands.astype(np.int32)
-    in_inter = inter @ cands
-    in_base_rest = base_rest @ cands
-    in_cover_rest = cover_rest @ cands
-    hits = np.argwhere((in_inter >= 1) & (in_base_rest == 0) & (in_cover_rest > 0))
+    # the digit has places in the shared cells, none in the rest of the base, some in the rest
+    # of the cover (per pair and digit, on the positions of the digit in each house)
+    places = house_places(grid)
+    shared_a, shared_b = _pair_positions(g)
+    in_base, in_cover = places[base], places[cover]
+    hits = np.argwhere((in_base & shared_a[:, None] != 0) & (in_base & ~shared_a[:, None] == 0)
+                       & (in_cover & ~shared_b[:, None] != 0))
     n = g.size
-    for p, d in hits:
+    for p, d in hits.tolist():
         a, b = int(base[p]), int(cover[p])
         is_pointing = g.houses[a].kind in _BLOCKS
         if pointing is not None and is_pointing != pointing:

@@ -5,18 +5,23 @@ digits leave the house's other cells (base: the k cell sets; cover: the k
 house-digit sets). Hidden: k digits of a house have only k cells between
 them, so those cells lose their other digits (base: the k house-digit sets;
 cover: the k cell sets).
+
+Both searches OR the masks of every k positions (cells or digits) of every
+house at once with numpy, and work out only the few subsets that close.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import bits, pattern_step
+from linkgraph.techniques.base import bits, house_places, pattern_step
+from linkgraph.techniques.singledigit import bitcount
 
 __all__ = ["hidden_subsets", "naked_subsets"]
 
@@ -25,10 +30,38 @@ NAMES = {
     ("hidden", 2): "hidden-pair", ("hidden", 3): "hidden-triple", ("hidden", 4): "hidden-quad",
 }
 
+_LEFT_OUT = np.int64(0x7FFFFFFF) << 32  # a mask of more bits than any subset holds
 
-def _masks(grid: Grid) -> list[int]:
+
+def _masks(grid: Grid) -> np.ndarray:
     weights = 1 << np.arange(grid.size, dtype=np.int64)
-    return [int(x) for x in (grid.cands.astype(np.int64) @ weights)]
+    return grid.cands.astype(np.int64) @ weights
+
+
+@lru_cache(maxsize=32)
+def _table(n: int, size: int) -> np.ndarray:
+    """(combinations, size) of `n` positions, in `itertools.combinations` order."""
+    return np.array(list(combinations(range(n), size)), dtype=np.intp).reshape(-1, size)
+
+
+def _closed(masks: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, combinations, unions) of each `size` positions of `masks` (rows, positions; those
+    left out hold `_LEFT_OUT`) whose masks OR to `size` bits: rows in order, then combinations
+    in order."""
+    table = _table(masks.shape[1], size)
+    union = masks[:, table[:, 0]]
+    for j in range(1, size):
+        union |= masks[:, table[:, j]]
+    rows, combos = np.nonzero(bitcount(union) == size)
+    return rows, combos, union[rows, combos]
+
+
+def _spilling(union: np.ndarray, outer: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """Which closed subsets eliminate: the live candidates of the sets the union covers (`outer`,
+    per row a count per bit) outnumber those of the subset's own sets (`inner`, the total), all
+    of which they hold."""
+    covered = (union[:, None] >> np.arange(outer.shape[1])) & 1
+    return (covered * outer).sum(axis=1) > inner
 
 
 def naked_subsets(grid: Grid, size: int) -> Iterator[Step]:
@@ -43,51 +76,50 @@ def naked_subsets(grid: Grid, size: int) -> Iterator[Step]:
     """
     g = grid.geometry
     n = g.size
-    masks = _masks(grid)
-    for h in range(len(g.houses)):
-        cells = [int(c) for c in g.house_cells[h]]
-        open_cells = [c for c in cells if 2 <= masks[c].bit_count() <= size]
-        for combo in combinations(open_cells, size):
-            union = 0
-            for c in combo:
-                union |= masks[c]
-            if union.bit_count() != size:
-                continue
-            others = [c for c in cells if c not in combo]
-            elims = [c * n + d for c in others for d in bits(masks[c] & union)]
-            if not elims:
-                continue
-            base = list(combo)
-            cover = [g.number_of_cells + h * n + d for d in bits(union)]
-            yield pattern_step(NAMES["naked", size], g, base=base, cover=cover, eliminations=elims)
+    mask_arr = _masks(grid)
+    house_masks = mask_arr[g.house_cells]  # (houses, cells)
+    counts = bitcount(house_masks)
+    h, t, union = _closed(np.where((counts >= 2) & (counts <= size), house_masks, _LEFT_OUT), size)
+    table = _table(n, size)
+    # the union's digits have places outside the subset's cells
+    keep = _spilling(union, bitcount(house_places(grid))[h], counts[h[:, None], table[t]].sum(axis=1))
+    masks = mask_arr.tolist()
+    for h, t in zip(h[keep].tolist(), t[keep].tolist()):
+        cells = g.house_cells[h].tolist()
+        combo = [cells[i] for i in table[t].tolist()]
+        union = 0
+        for c in combo:
+            union |= masks[c]
+        others = [c for c in cells if c not in combo]
+        elims = [c * n + d for c in others for d in bits(masks[c] & union)]
+        if not elims:
+            continue
+        cover = [g.number_of_cells + h * n + d for d in bits(union)]
+        yield pattern_step(NAMES["naked", size], g, base=combo, cover=cover, eliminations=elims)
 
 
 def hidden_subsets(grid: Grid, size: int) -> Iterator[Step]:
     """Yield hidden subsets of `size` digits (2, 3 or 4)."""
     g = grid.geometry
     n = g.size
-    masks = _masks(grid)
-    C = grid.cands[g.house_cells]  # (houses, positions, digits)
-    weights = 1 << np.arange(n, dtype=np.int64)
-    places = np.tensordot(weights, C.astype(np.int64), axes=([0], [1]))  # (houses, digits)
-    counts = C.sum(axis=1)
-    usable = (counts >= 2) & (counts <= size)
-    for h in np.flatnonzero(usable.sum(axis=1) >= size).tolist():
-        cells = [int(c) for c in g.house_cells[h]]
-        place = [int(x) for x in places[h]]
-        digits = np.flatnonzero(usable[h]).tolist()
-        for combo in combinations(digits, size):
-            union = 0
-            for d in combo:
-                union |= place[d]
-            if union.bit_count() != size:
-                continue
-            chosen = 0
-            for d in combo:
-                chosen |= 1 << d
-            elims = [cells[i] * n + d for i in bits(union) for d in bits(masks[cells[i]] & ~chosen)]
-            if not elims:
-                continue
-            base = [g.number_of_cells + h * n + d for d in combo]
-            cover = [cells[i] for i in bits(union)]
-            yield pattern_step(NAMES["hidden", size], g, base=base, cover=cover, eliminations=elims)
+    places = house_places(grid)  # (houses, digits)
+    counts = bitcount(places)
+    h, t, union = _closed(np.where((counts >= 2) & (counts <= size), places, _LEFT_OUT), size)
+    table = _table(n, size)
+    # the union's cells hold digits outside the subset
+    keep = _spilling(union, grid.counts[g.house_cells[h]], counts[h[:, None], table[t]].sum(axis=1))
+    masks = _masks(grid).tolist()
+    for h, t in zip(h[keep].tolist(), t[keep].tolist()):
+        cells = g.house_cells[h].tolist()
+        combo = table[t].tolist()
+        union = 0
+        chosen = 0
+        for d in combo:
+            union |= int(places[h, d])
+            chosen |= 1 << d
+        elims = [cells[i] * n + d for i in bits(union) for d in bits(masks[cells[i]] & ~chosen)]
+        if not elims:
+            continue
+        base = [g.number_of_cells + h * n + d for d in combo]
+        cover = [cells[i] for i in bits(union)]
+        yield pattern_step(NAMES["hidden", size], g, base=base, cover=cover, eliminations=elims)
