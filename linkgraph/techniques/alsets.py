@@ -91,7 +91,7 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.alstable import ALS_MAX_SIZE, AlsSet, AlsTable, _int, _meets, _pack, als_table
+from linkgraph.techniques.alstable import ALS_MAX_SIZE, AlsSet, AlsTable, _pack, als_table
 from linkgraph.techniques.base import bits
 from linkgraph.techniques.chainproof import weak_via
 
@@ -434,34 +434,35 @@ def death_blossoms(grid: Grid, *, max_size: int = ALS_MAX_SIZE, stem_max: int = 
     table = als_table(grid, max_size=max_size)
     if not len(table):
         return
-    geo = grid.geometry
-    n = geo.size
-    notpeer = ~_pack(geo.peers)
-    # petal[d, i, s]: set i holds d and every d of it sees cell s (so s is not in it)
-    petal = ~_meets(table.places, notpeer[None]) & table.has.T[:, :, None]
-    live = _pack(grid.cands.T)  # (n, words)
-    masks = (grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))).tolist()
+    n = grid.geometry.size
+    pops = grid.cands.sum(axis=1)
+    # petals: (stem s, digit d, set i), by s, d, i: the stem holds d, and every d of set i sees it
+    d, i, s = table.sight
+    ok = (pops[s] >= 2) & (pops[s] <= stem_max)
+    d, i, s = d[ok], i[ok], s[ok]
+    order = np.argsort((s * n + d) * len(table) + i, kind="stable")
+    d, i, s = d[order], i[order], s[order]
+    if not len(s):
+        return
+    # per stem and digit: the cells seeing all z of one of its petals; per stem: AND over its digits
+    group = np.flatnonzero(np.concatenate(([True], (s[1:] != s[:-1]) | (d[1:] != d[:-1]))))
+    reach = np.bitwise_or.reduceat(table.seeall[:, i].transpose(1, 0, 2), group, axis=0)  # (groups, n, words)
+    gs = s[group]
+    first = np.flatnonzero(np.concatenate(([True], gs[1:] != gs[:-1])))
+    stems = gs[first]
+    covered = np.diff(np.append(first, len(gs))) == pops[stems]  # a petal for every stem digit
+    targets = np.bitwise_and.reduceat(reach, first, axis=0) & _pack(grid.cands.T)[None]  # (stems, n, words)
+    hit = targets.any(axis=2) & covered[:, None] & ~grid.cands[stems]  # z not in the stem
+    bounds = np.append(group, len(s)).tolist()
+    sets = i.tolist()
     seen: set[frozenset] = set()
-    for stem in range(geo.number_of_cells):
-        m = masks[stem]
-        ds = bits(m)
-        if not 2 <= len(ds) <= stem_max:
-            continue
-        lists = {d: np.flatnonzero(petal[d, :, stem]) for d in ds}
-        if any(not len(v) for v in lists.values()):
-            continue
-        # per z: live z seeing every z of some petal of each stem digit
-        targets = live.copy()
-        for d in ds:
-            targets &= np.bitwise_or.reduce(table.seeall[:, lists[d]], axis=1)
-        for z in np.flatnonzero(targets.any(axis=1)).tolist():
-            if m >> z & 1:
-                continue
-            hit = _int(targets[z])
-            # every petal holding z that some target sees: a choice by content, not by order
-            choice = {d: [int(p) for p in lists[d] if table.has[p, z] and table.set(int(p)).seeall[z] & hit]
-                      for d in ds}
-            step = _blossom_step(table, stem, choice, z)
-            if step is not None and step.eliminations not in seen:
-                seen.add(step.eliminations)
-                yield step
+    for k, z in zip(*np.nonzero(hit)):
+        stem, gk = int(stems[k]), int(first[k])
+        # every petal holding z that some target sees: a choice by content, not by order
+        sees = (table.seeall[z] & targets[k, z]).any(axis=1)  # per set (one without z sees nothing)
+        choice = {int(d[bounds[g]]): [p for p in sets[bounds[g]:bounds[g + 1]] if sees[p]]
+                  for g in range(gk, gk + int(pops[stem]))}
+        step = _blossom_step(table, stem, choice, int(z))
+        if step is not None and step.eliminations not in seen:
+            seen.add(step.eliminations)
+            yield step

@@ -86,14 +86,6 @@ def _pack(x: np.ndarray) -> np.ndarray:
     return out.view("<u8")
 
 
-def _meets(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Bool matrix: row i of `a` and row j of `b` share a bit (packed words; leading axes broadcast)."""
-    out = (a[..., :, None, 0] & b[..., None, :, 0]) != 0
-    for w in range(1, a.shape[-1]):
-        out |= (a[..., :, None, w] & b[..., None, :, w]) != 0
-    return out
-
-
 def _int(row: np.ndarray) -> int:
     return int.from_bytes(row.tobytes(), "little")
 
@@ -192,10 +184,12 @@ class AlsTable:
     ``zsee[i, j]`` the digits z in both sets with a live z outside them that
     sees every z of both; ``overlap[i, j]`` whether they share a cell. Per
     digit d (axis 0), ``places`` and ``seeall`` are packed cell masks.
+    ``sight`` is three index arrays (digit d, set i, cell c), sorted: the
+    live candidates c#d outside set i that see every d of it.
     """
 
     __slots__ = ("_sets", "cells", "digit_cells", "grid", "has", "overlap", "places", "restricted", "seeall",
-                 "selfsee", "zsee")
+                 "selfsee", "sight", "zsee")
 
     def __init__(self, grid: Grid, max_size: int):
         self.grid = grid
@@ -238,7 +232,7 @@ class AlsTable:
             restricted &= rows[:, :, k] | skip[:, :, k, None]
         restricted &= has & ~overlap[None]
         # zsee: sets j seeing a live d that sees every d of i: OR over those cells of the sets seeing them
-        d, i, x = np.unravel_index(np.flatnonzero(sees & cands.T[:, None, :]), sees.shape)
+        self.sight = d, i, x = np.unravel_index(np.flatnonzero(sees & cands.T[:, None, :]), sees.shape)
         zsee = np.zeros_like(restricted)
         if len(d):
             key = d * N + i
