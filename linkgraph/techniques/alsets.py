@@ -92,6 +92,7 @@ from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
 from linkgraph.techniques.alstable import ALS_MAX_SIZE, AlsSet, AlsTable, _pack, als_table
+from linkgraph.techniques.aic import _nonzero2
 from linkgraph.techniques.base import bits
 from linkgraph.techniques.chainproof import weak_via
 
@@ -261,11 +262,6 @@ def _xz_double(table: AlsTable, i: int, j: int, x1: int, x2: int) -> Step | None
     return pr.step("als-xz", (on, off), sorted(elims), notation)
 
 
-def _pairs(mask: np.ndarray) -> list[tuple[int, int]]:
-    ii, jj = np.nonzero(np.triu(mask, 1))
-    return list(zip(ii.tolist(), jj.tolist()))
-
-
 def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     """ALS-XZ, singly and doubly linked (see the module docstring).
 
@@ -282,7 +278,12 @@ def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     True
     """
     table = als_table(grid, max_size=max_size)
-    R, Z = table.restricted, table.zsee
+    # the pairs i < j with a restricted common digit (by i, then j; the other pairs eliminate nothing)
+    N = len(table)
+    flat = np.flatnonzero(table.restricted)
+    flat = flat[flat // N < flat % N]
+    first, second = flat // N, flat % N
+    R, Z = table.restricted.take(flat), table.zsee.take(flat)
     seen: set[frozenset] = set()
     # doubly linked: some digit has a target. Two restricted digits are the rule; three or
     # more only arise in a position with no solution, and then every pair is tried (so the
@@ -290,16 +291,15 @@ def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     low = R & -R
     pair = low | ((R ^ low) & -(R ^ low))
     own = table.selfsee
-    double = ((R ^ low) != 0) & (((Z & pair) != 0) | ((own[:, None] & ~pair) != 0) | ((own[None, :] & ~pair) != 0)
+    double = ((R ^ low) != 0) & (((Z & pair) != 0) | ((own[first] & ~pair) != 0) | ((own[second] & ~pair) != 0)
                                  | ((R ^ pair) != 0))
-    useful = double | ((R != 0) & ((R & (R - 1)) == 0) & ((Z & ~R) != 0))
-    for i, j in _pairs(useful):
-        r = int(R[i, j])
+    useful = np.flatnonzero(double | (((R & (R - 1)) == 0) & ((Z & ~R) != 0)))
+    for i, j, r, z in zip(first[useful].tolist(), second[useful].tolist(), R[useful].tolist(), Z[useful].tolist()):
         if r & (r - 1):
             steps = [_xz_double(table, i, j, x1, x2) for x1, x2 in combinations(bits(r), 2)]
         else:
             x = bits(r)[0]
-            steps = [_xz_single(table, i, j, x, z) for z in bits(int(Z[i, j]) & ~r)]
+            steps = [_xz_single(table, i, j, x, d) for d in bits(z & ~r)]
         for step in steps:
             if step is not None and step.eliminations not in seen:
                 seen.add(step.eliminations)
@@ -351,20 +351,23 @@ def als_xy_wings(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     """
     table = als_table(grid, max_size=max_size)
     R, Z, O = table.restricted, table.zsee, table.overlap
-    linked = R != 0
-    # A < C: no shared cell, some z in both with a live z seeing every z of both
-    ends = np.triu((Z != 0) & ~O, 1)
-    ends &= linked.any(axis=1)[:, None] & linked.any(axis=1)[None, :]
-    ai, ci = np.nonzero(ends)
-    if not len(ai):
-        return
-    # B restricted with both; z restricted on neither side; x != y possible
-    pi, bi = np.nonzero(linked[ai] & linked[ci])
-    a, c = ai[pi], ci[pi]
-    ra, rc = R[bi, a], R[bi, c]
-    zs = Z[a, c] & ~ra & ~rc
+    # B restricted with A < C: every two sets restricted with one B (R is symmetric), as (b, a) and (b, c)
+    bv, av = _nonzero2(R != 0)  # by b, then a
+    later = np.searchsorted(bv, bv, side="right") - np.arange(len(bv)) - 1  # links of b after this one
+    e1 = np.repeat(np.arange(len(bv)), later)
+    e2 = e1 + 1 + np.arange(len(e1)) - np.repeat(np.cumsum(later) - later, later)
+    N = len(R)
+    ac, ba, bc = av[e1] * N + av[e2], bv[e1] * N + av[e1], bv[e1] * N + av[e2]  # flat indices
+    # A and C share no cell, and some z in both has a live z seeing every z of both
+    ok = np.flatnonzero((Z.take(ac) != 0) & ~O.take(ac))
+    order = ok[np.argsort(ac[ok] * N + bv[e1[ok]])]  # by A, then C, then B
+    ac, ba, bc = ac[order], ba[order], bc[order]
+    # z restricted on neither side; x != y possible
+    ra, rc = R.take(ba), R.take(bc)
+    zs = Z.take(ac) & ~ra & ~rc
     same = (ra == rc) & ((ra & (ra - 1)) == 0)
     keep = np.flatnonzero((zs != 0) & ~same)
+    a, bi, c = ac // N, ba // N, ac % N
     seen: set[frozenset] = set()
     for k in keep.tolist():
         xs, ys = bits(int(ra[k])), bits(int(rc[k]))
