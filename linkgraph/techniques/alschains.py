@@ -215,12 +215,15 @@ def _base_parts(grid: Grid) -> _BaseParts:
 @lru_cache(maxsize=8)
 def _house_rows(g) -> tuple[np.ndarray, np.ndarray]:
     """(cells + 1, houses) bool: the houses of each cell (a padding row of all True); and
-    (houses, cells) float32: the cells of each house."""
+    (houses, words) uint64: the cells of each house, packed."""
     inc = np.ones((g.number_of_cells + 1, len(g.house_cells)), dtype=bool)
     inc[:-1] = False
     for h, cells in enumerate(g.house_cells):
         inc[cells, h] = True
-    return inc, np.ascontiguousarray(inc[:-1].T.astype(np.float32))
+    words = _pack_rows(np.ascontiguousarray(inc[:-1].T))
+    inc.setflags(write=False)
+    words.setflags(write=False)
+    return inc, words
 
 
 def _sorted_links(N: int, parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -307,7 +310,12 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     house_of, house_cells = _house_rows(g)
     safe_cells = np.where(valid, cell_tab, ncells)
     common = np.logical_and.reduce(house_of[safe_cells], axis=1)  # (K, houses)
-    in_house = (common.astype(np.float32) @ house_cells) > 0  # (K, cells)
+    ck, ch = _nonzero2(common)
+    in_house = np.zeros((K, house_cells.shape[1]), dtype=np.uint64)
+    if len(ck):
+        first = np.flatnonzero(np.concatenate(([True], ck[1:] != ck[:-1])))
+        in_house[ck[first]] = np.bitwise_or.reduceat(house_cells[ch], first, axis=0)
+    in_house = np.unpackbits(in_house.view(np.uint8), axis=1, bitorder="little", count=ncells).view(bool)  # (K, cells)
     place = np.zeros((K, ncells + 1), dtype=bool)
     place[np.arange(K)[:, None], safe_cells] = True
     in_house &= ~place[:, :ncells] & cands.T[ad]  # live, not a place
