@@ -41,6 +41,7 @@ from linkgraph.errors import OptionError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Als
+from linkgraph.techniques.aic import _nonzero2
 from linkgraph.techniques.base import bits
 
 __all__ = ["ALS_MAX_SIZE", "AlsSet", "AlsTable", "als_table"]
@@ -92,20 +93,22 @@ def _int(row: np.ndarray) -> int:
 
 @lru_cache(maxsize=8)
 def _cell_words(geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
-    """Per cell, packed: its peers and itself; row number_of_cells pads (every cell; none)."""
+    """Per cell, packed, as (words, cells + 1): its peers and itself; column number_of_cells pads
+    (every cell; none)."""
     ncells = geometry.number_of_cells
     own = np.zeros((ncells + 1, ncells), dtype=bool)
     own[np.arange(ncells), np.arange(ncells)] = True
-    peers, own = _pack(_peer_rows(geometry)), _pack(own)
+    peers, own = np.ascontiguousarray(_pack(_peer_rows(geometry)).T), np.ascontiguousarray(_pack(own).T)
     peers.setflags(write=False)
     own.setflags(write=False)
     return peers, own
 
 
 @lru_cache(maxsize=8)
-def _house_sets(geometry: Geometry, max_size: int) -> tuple[np.ndarray, np.ndarray]:
+def _house_sets(geometry: Geometry, max_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every set of 1 to max_size cells of one house, once, by size then cells (number_of_cells
-    pads), and the digit count an ALS of its cells has (its size + 1)."""
+    pads); the same transposed, (max_size, sets); and the digit count an ALS of its cells has
+    (its size + 1)."""
     ncells = geometry.number_of_cells
     found = []
     for k, combos in enumerate(_combos(geometry.size, max_size), 1):
@@ -115,9 +118,10 @@ def _house_sets(geometry: Geometry, max_size: int) -> tuple[np.ndarray, np.ndarr
         found.append(pad)
     rows = np.concatenate(found)
     need = (rows < ncells).sum(axis=1) + 1
-    rows.setflags(write=False)
-    need.setflags(write=False)
-    return rows, need
+    columns = np.ascontiguousarray(rows.T)
+    for a in (rows, columns, need):
+        a.setflags(write=False)
+    return rows, columns, need
 
 
 @lru_cache(maxsize=4)
@@ -132,19 +136,22 @@ def _find_sets(grid: Grid, max_size: int) -> np.ndarray:
     """The cells of every ALS of `grid` (rows padded with number_of_cells), smallest first, then by cells."""
     geo = grid.geometry
     n, ncells = geo.size, geo.number_of_cells
-    rows, need = _house_sets(geo, max_size)
+    rows, columns, need = _house_sets(geo, max_size)
     masks = np.zeros(ncells + 1, dtype=np.int64)
     masks[:ncells] = grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
     pops = np.zeros(ncells + 1, dtype=np.int64)
     pops[:ncells] = grid.cands.sum(axis=1)
     free = (pops >= 2) & (pops <= max_size + 1)
     free[ncells] = True  # the padding
-    union, ok = masks[rows[:, 0]], free[rows[:, 0]]
-    for k in range(1, max_size):
-        union = union | masks[rows[:, k]]
-        ok &= free[rows[:, k]]
+    union = np.bitwise_or.reduce(masks[columns], axis=0)
     count = _pop_table(n)[union] if n <= 16 else _popcount(union)
-    return rows[ok & (count == need)]
+    return rows[free[columns].all(axis=0) & (count == need)]
+
+
+def _gather(rows: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``rows[:, index]`` of a 2-d array, C-contiguous (numpy leaves that fancy index strided)."""
+    width = rows.shape[1]
+    return rows.reshape(-1)[np.arange(len(rows)).reshape((-1,) + (1,) * index.ndim) * width + index]
 
 
 def _set_words(x: np.ndarray, N: int) -> np.ndarray:
@@ -199,44 +206,51 @@ class AlsTable:
         self.digit_cells = tuple(cell_bits(cands))
         self.cells = cellrows = _find_sets(grid, max_size)
         N, K = cellrows.shape
-        ext = np.zeros((ncells + 1, n), dtype=bool)
-        ext[:ncells] = cands
-        hold = ext[cellrows].transpose(2, 0, 1)  # (n, N, K): the set's k-th cell holds d
-        self.has = hold.any(axis=2).T  # (N, n)
-        has = np.where(self.has.T, _ONES, np.uint64(0))[..., None]  # (n, N, 1): all ones where the set holds d
-        skip = hold.astype(np.uint64) - np.uint64(1)  # all ones where the cell lacks the digit
+        wj = (N + 63) // 64  # words over sets
+        # word-major layouts inside, (..., words, sets), so that no operand broadcasts along the last axis
+        slots = np.ascontiguousarray(cellrows.T)  # (K, N): the k-th cell of each set
+        ext = np.zeros((n, ncells + 1), dtype=bool)
+        ext[:, :ncells] = cands.T
+        hold = _gather(ext, slots)  # (n, K, N): the set's k-th cell holds d
+        has = hold.any(axis=1)  # (n, N)
+        self.has = has.T
+        hasw = np.where(has, _ONES, np.uint64(0))[:, None]  # (n, 1, N): all ones where the set holds d
+        skip = (hold.astype(np.uint64) - np.uint64(1))[:, None]  # (n, 1, K, N): all ones where the cell lacks d
         # packed over cells: per digit and set, its places and the cells seeing all of them
-        peerw, ownw = _cell_words(geo)
+        peerw, ownw = _cell_words(geo)  # (words, cells + 1)
         digw = _pack(cands.T)  # (n, words)
-        self.places = np.bitwise_or.reduce(ownw[cellrows], axis=1)[None] & digw[:, None]  # (n, N, words)
-        pw = peerw[cellrows]  # (N, K, words)
-        seeall = pw[None, :, 0] | skip[:, :, 0, None]
-        for k in range(1, K):
-            seeall &= pw[None, :, k] | skip[:, :, k, None]
-        self.seeall = seeall = seeall & has
-        live = seeall & digw[:, None]
-        self.selfsee = (live.any(axis=-1).T.astype(np.int64) << np.arange(n, dtype=np.int64)).sum(axis=1)
+        places = np.bitwise_or.reduce(_gather(ownw, slots), axis=1)[None] & digw[:, :, None]  # (n, words, N)
+        seeall = np.bitwise_and.reduce(_gather(peerw, slots)[None] | skip, axis=2) & hasw
+        self.places = np.ascontiguousarray(places.transpose(0, 2, 1))  # (n, N, words)
+        self.seeall = seeall = np.ascontiguousarray(seeall.transpose(0, 2, 1))
+        # the live candidates seeing every place of a digit: from the few nonzero words
+        live = (seeall & digw[:, None]).reshape(-1)
+        nonzero = np.flatnonzero(live)
+        bits = np.unpackbits(live[nonzero].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+        w, bit = _nonzero2(bits.view(bool))  # (flatnonzero is slow on uint8)
+        word = nonzero[w]
+        W = seeall.shape[-1]
+        self.sight = d, i, x = word // (N * W), word // W % N, word % W * 64 + bit
+        first = np.flatnonzero(np.concatenate(([True], (d[1:] != d[:-1]) | (i[1:] != i[:-1])))) if len(d) else d
+        self.selfsee = np.zeros(N, dtype=np.int64)
+        np.add.at(self.selfsee, i[first], 1 << d[first])
         # packed over sets: per digit and cell, the sets whose seeall holds it; per cell, the sets holding it
         sees = np.unpackbits(seeall.view(np.uint8), axis=-1, bitorder="little", count=ncells).view(bool)
-        seen_by = np.zeros((n, ncells + 1, (N + 63) // 64), dtype=np.uint64)  # row ncells pads: none
+        seen_by = np.zeros((n, ncells + 1, wj), dtype=np.uint64)  # row ncells pads: none
         seen_by[:, :ncells] = _set_words(np.ascontiguousarray(sees.transpose(0, 2, 1)), N)
         inc = np.zeros((ncells + 1, N), dtype=bool)
-        inc[cellrows, np.arange(N)[:, None]] = True
+        inc[slots, np.arange(N)] = True
         inc[ncells] = False
-        overlap = np.bitwise_or.reduce(_set_words(inc, N)[cellrows], axis=1)  # (N, set words)
-        self.overlap = np.unpackbits(overlap.view(np.uint8), axis=-1, bitorder="little", count=N).view(bool)
+        overlap = np.bitwise_or.reduce(_gather(np.ascontiguousarray(_set_words(inc, N).T), slots), axis=1)  # (wj, N)
+        self.overlap = np.unpackbits(np.ascontiguousarray(overlap.T).view(np.uint8), axis=-1, bitorder="little",
+                                     count=N).view(bool)
         # restricted: sets j whose seeall holds every place of i (AND over i's cells holding d), apart from i
-        rows = seen_by.reshape(n * (ncells + 1), -1)[np.arange(n)[:, None, None] * (ncells + 1) + cellrows]
-        restricted = rows[:, :, 0] | skip[:, :, 0, None]
-        for k in range(1, K):
-            restricted &= rows[:, :, k] | skip[:, :, k, None]
-        restricted &= has & ~overlap[None]
+        rows = _gather(np.ascontiguousarray(seen_by.transpose(0, 2, 1)).reshape(n * wj, ncells + 1), slots)
+        restricted = np.bitwise_and.reduce(rows.reshape(n, wj, K, N) | skip, axis=2) & hasw & ~overlap[None]
+        restricted = np.ascontiguousarray(restricted.transpose(0, 2, 1))  # (n, N, wj)
         # zsee: sets j seeing a live d that sees every d of i: OR over those cells of the sets seeing them
-        self.sight = d, i, x = np.unravel_index(np.flatnonzero(sees & cands.T[:, None, :]), sees.shape)
         zsee = np.zeros_like(restricted)
         if len(d):
-            key = d * N + i
-            first = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
             zsee[d[first], i[first]] = np.bitwise_or.reduceat(seen_by[d, x], first, axis=0)
         self.restricted, self.zsee = _digit_matrix(np.stack([restricted, zsee]), N)
         # a set with a digit no other set holds is not paired with itself on it
