@@ -280,7 +280,7 @@ def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     table = als_table(grid, max_size=max_size)
     # the pairs i < j with a restricted common digit (by i, then j; the other pairs eliminate nothing)
     N = len(table)
-    flat = np.flatnonzero(table.restricted)
+    flat = np.flatnonzero(table.restricted != 0)
     flat = flat[flat // N < flat % N]
     first, second = flat // N, flat % N
     R, Z = table.restricted.take(flat), table.zsee.take(flat)
