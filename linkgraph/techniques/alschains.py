@@ -237,8 +237,10 @@ def _house_rows(g) -> tuple[np.ndarray, np.ndarray]:
 
 def _sorted_links(N: int, parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """(v, u) of the links of `parts` (each (v, u) arrays), by v then u."""
-    key = np.sort(np.concatenate([v.astype(np.int64) * N + u for v, u in parts]), kind="stable")  # sorted runs
-    return key // N, key % N
+    v = np.concatenate([v for v, _ in parts]).astype(np.int64)
+    u = np.concatenate([u for _, u in parts]).astype(np.int64)
+    order = np.argsort(v * N + u, kind="stable")  # sorted runs
+    return v.take(order), u.take(order)
 
 
 def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
