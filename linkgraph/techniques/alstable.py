@@ -137,15 +137,14 @@ def _find_sets(grid: Grid, max_size: int) -> np.ndarray:
     geo = grid.geometry
     n, ncells = geo.size, geo.number_of_cells
     rows, columns, need = _house_sets(geo, max_size)
-    masks = np.zeros(ncells + 1, dtype=np.int64)
+    masks = np.zeros(ncells + 1, dtype=np.int64)  # the padding holds no digit
     masks[:ncells] = grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
-    pops = np.zeros(ncells + 1, dtype=np.int64)
-    pops[:ncells] = grid.cands.sum(axis=1)
-    free = (pops >= 2) & (pops <= max_size + 1)
-    free[ncells] = True  # the padding
-    union = np.bitwise_or.reduce(masks[columns], axis=0)
-    count = _pop_table(n)[union] if n <= 16 else _popcount(union)
-    return rows[free[columns].all(axis=0) & (count == need)]
+    # a solved cell counts n + 2 digits, more than any set needs (a cell with more than
+    # max_size + 1 digits is too many already)
+    masks[:ncells][grid.cands.sum(axis=1) < 2] = (1 << (n + 2)) - 1
+    union = np.bitwise_or.reduce(masks.take(columns), axis=0)
+    count = _pop_table(n + 2).take(union) if n <= 14 else _popcount(union)
+    return rows[count == need]
 
 
 def _gather(rows: np.ndarray, index: np.ndarray) -> np.ndarray:
