@@ -443,13 +443,14 @@ def death_blossoms(grid: Grid, *, max_size: int = ALS_MAX_SIZE, stem_max: int = 
     d, i, s = table.sight
     ok = (pops[s] >= 2) & (pops[s] <= stem_max)
     d, i, s = d[ok], i[ok], s[ok]
-    order = np.argsort((s * n + d) * len(table) + i, kind="stable")
+    order = np.argsort((s * n + d) * len(table) + i)  # (keys are unique)
     d, i, s = d[order], i[order], s[order]
     if not len(s):
         return
     # per stem and digit: the cells seeing all z of one of its petals; per stem: AND over its digits
     group = np.flatnonzero(np.concatenate(([True], (s[1:] != s[:-1]) | (d[1:] != d[:-1]))))
-    reach = np.bitwise_or.reduceat(table.seeall[:, i].transpose(1, 0, 2), group, axis=0)  # (groups, n, words)
+    by_set = np.ascontiguousarray(table.seeall.transpose(1, 0, 2))  # (sets, n, words)
+    reach = np.bitwise_or.reduceat(by_set.take(i, axis=0), group, axis=0)  # (groups, n, words)
     gs = s[group]
     first = np.flatnonzero(np.concatenate(([True], gs[1:] != gs[:-1])))
     stems = gs[first]
