@@ -175,6 +175,15 @@ class _Links:
         return i < len(self.key) and int(self.key[i]) == k
 
 
+def _bit_rows(R: int, C: int, parts: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """(R, words) uint64: row r has bit c set for every (r, c) of `parts` (each (rows, columns) arrays)."""
+    width = (C + 63) // 64 * 64
+    bits = np.zeros(R * width, dtype=bool)
+    for r, c in parts:
+        bits[r * width + c] = True
+    return np.packbits(bits.reshape(R, width), axis=1, bitorder="little").view(np.uint64)
+
+
 def _pack_rows(rows: np.ndarray) -> np.ndarray:
     """(R, C) bool -> (R, words) uint64."""
     C = rows.shape[1]
@@ -215,18 +224,23 @@ def _base_parts(grid: Grid) -> _BaseParts:
 @lru_cache(maxsize=8)
 def _house_rows(g) -> tuple[np.ndarray, np.ndarray]:
     """(cells + 1, houses) bool: the houses of each cell (a padding row of all True); and
-    (houses, cells) float32: the cells of each house."""
+    (houses, words) uint64: the cells of each house, packed."""
     inc = np.ones((g.number_of_cells + 1, len(g.house_cells)), dtype=bool)
     inc[:-1] = False
     for h, cells in enumerate(g.house_cells):
         inc[cells, h] = True
-    return inc, np.ascontiguousarray(inc[:-1].T.astype(np.float32))
+    words = _pack_rows(np.ascontiguousarray(inc[:-1].T))
+    inc.setflags(write=False)
+    words.setflags(write=False)
+    return inc, words
 
 
 def _sorted_links(N: int, parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """(v, u) of the links of `parts` (each (v, u) arrays), by v then u."""
-    key = np.sort(np.concatenate([v.astype(np.int64) * N + u for v, u in parts]), kind="stable")  # sorted runs
-    return key // N, key % N
+    v = np.concatenate([v for v, _ in parts]).astype(np.int64)
+    u = np.concatenate([u for _, u in parts]).astype(np.int64)
+    order = np.argsort(v * N + u, kind="stable")  # sorted runs
+    return v.take(order), u.take(order)
 
 
 def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
@@ -266,9 +280,12 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     # (a candidate node: a candidate an ALS node turns OFF; a group node: all its members are)
     nc = bp.nc
     gcells = bp.cells[nc:]
-    to_group = np.logical_and.reduce(seeall[:, gcells] | (gcells < 0)[None, :, :], axis=2)  # (K, groups)
-    to_group &= ad[:, None] == bp.digit[None, nc:]
-    ga, gr = _nonzero2(to_group)
+    sees_t = np.ones((ncells + 1, K), dtype=bool)  # (cells + 1, K): row ncells pads
+    sees_t[:ncells] = seeall.T
+    from_group = bp.digit[nc:, None] == ad[None, :]  # (groups, K)
+    for column in np.where(gcells < 0, ncells, gcells).T:
+        from_group &= sees_t[column]
+    ga, gr = _nonzero2(np.ascontiguousarray(from_group.T))  # by node, then group
     la = np.concatenate([ea, ga])
     lr = np.concatenate([bp.node_of[ec], gr + nc])
     # ALS -- ALS on one digit d: a restricted common digit (cells apart, every place of one sees every place
@@ -276,11 +293,10 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     node_id = np.full((len(table), n), -1, dtype=np.intp)
     node_id[ai, ad] = np.arange(K)
     held = np.flatnonzero(np.concatenate(([True], ai[1:] != ai[:-1])))
-    ks = ai[held]  # the sets with a node
-    p, q = _nonzero2(np.ascontiguousarray(table.restricted[np.ix_(ks, ks)]))
-    masks = table.restricted[ks[p], ks[q]]
-    pi, d = _nonzero2((masks[:, None] >> np.arange(n)) & 1)
-    rv, ru = node_id[ks[p[pi]], d], node_id[ks[q[pi]], d]
+    p, q = _nonzero2(table.restricted != 0)  # (a set without a node has no node_id below)
+    masks = table.restricted[p, q]
+    pi, d = _nonzero2((masks[:, None] >> np.arange(n)) & 1 == 1)
+    rv, ru = node_id[p[pi], d], node_id[q[pi], d]
     both = (rv >= 0) & (ru >= 0)
     rv, ru = rv[both], ru[both]
     # two digits of one ALS (its nodes are consecutive)
@@ -306,8 +322,15 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     # the cells of a house holding them all on that digit, and a lone place's own cell
     house_of, house_cells = _house_rows(g)
     safe_cells = np.where(valid, cell_tab, ncells)
-    common = np.logical_and.reduce(house_of[safe_cells], axis=1)  # (K, houses)
-    in_house = (common.astype(np.float32) @ house_cells) > 0  # (K, cells)
+    common = house_of[safe_cells[:, 0]]  # (K, houses)
+    for k in range(1, safe_cells.shape[1]):
+        common = common & house_of[safe_cells[:, k]]
+    ck, ch = _nonzero2(common)
+    in_house = np.zeros((K, house_cells.shape[1]), dtype=np.uint64)
+    if len(ck):
+        first = np.flatnonzero(np.concatenate(([True], ck[1:] != ck[:-1])))
+        in_house[ck[first]] = np.bitwise_or.reduceat(house_cells[ch], first, axis=0)
+    in_house = np.unpackbits(in_house.view(np.uint8), axis=1, bitorder="little", count=ncells).view(bool)  # (K, cells)
     place = np.zeros((K, ncells + 1), dtype=bool)
     place[np.arange(K)[:, None], safe_cells] = True
     in_house &= ~place[:, :ncells] & cands.T[ad]  # live, not a place
@@ -318,23 +341,16 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     li, ld = _nonzero2(live[lone_cands] & (np.arange(n)[None, :] != ad[lone][:, None]))
     sa = np.concatenate([sa, lone[li]])
     sc = np.concatenate([sc, lone_cands[li, ld]])
-    start_als = np.zeros(K * C, dtype=bool)
-    start_als[sa * C + sc] = True
-    start_sees = np.concatenate([bp.sees, _pack_rows(start_als.reshape(K, C))])
+    start_sees = np.concatenate([bp.sees, _bit_rows(K, C, [(sa, sc)])])
     # per end b, the starts a with a candidate seeing both: the OR over b's sight of the starts seeing it
-    by_cand = np.zeros(C * (M + K), dtype=bool)
-    by_cand[bp.sight[1] * (M + K) + bp.sight[0]] = True
-    by_cand[sc * (M + K) + sa + M] = True
-    by_cand = _pack_rows(by_cand.reshape(C, M + K))  # (C, start words)
+    by_cand = _bit_rows(C, M + K, [(bp.sight[1], bp.sight[0]), (sc, sa + M)])  # (C, start words)
     ends = np.concatenate([ea + M, bp.sight[0] + B])
     seen = np.concatenate([ec, bp.sight[1]])
     hits = np.zeros((N, by_cand.shape[1]), dtype=np.uint64)
     if len(ends):
         first = np.flatnonzero(np.concatenate(([True], ends[1:] != ends[:-1])))
-        hits[ends[first]] = np.bitwise_or.reduceat(by_cand[seen], first, axis=0)
-    sees_als = np.zeros(K * C, dtype=bool)
-    sees_als[ea * C + ec] = True
-    end_sees = np.concatenate([np.zeros_like(bp.sees), _pack_rows(sees_als.reshape(K, C)), bp.sees])
+        hits[ends[first]] = np.bitwise_or.reduceat(by_cand.take(seen, axis=0), first, axis=0)
+    end_sees = np.concatenate([np.zeros_like(bp.sees), _bit_rows(K, C, [(ea, ec)]), bp.sees])
     net = _Net(g, _Members(base.members, mem_tab), _Links(strong, N), _Links(weak, N), None)
     # a start of one candidate k (a candidate, or an ALS node whose digit has one place k): reaching k ON
     # in copy two places it
@@ -364,7 +380,7 @@ def _items(an: _AlsNet, reached: np.ndarray) -> list[tuple]:
     if hit.any():
         rows, cols = _nonzero2(hit != 0)
         bits = np.unpackbits(hit[rows, cols].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-        i, bit = _nonzero2(bits)
+        i, bit = _nonzero2(bits.view(bool))  # (flatnonzero is slow on uint8)
         a_idx = cols[i] * 64 + bit
         b_idx = rows[i] + M
         other = an.twin[a_idx] != b_idx

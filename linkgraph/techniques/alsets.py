@@ -91,7 +91,8 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.alstable import ALS_MAX_SIZE, AlsSet, AlsTable, _int, _meets, _pack, als_table
+from linkgraph.techniques.alstable import ALS_MAX_SIZE, AlsSet, AlsTable, _pack, als_table
+from linkgraph.techniques.aic import _nonzero2
 from linkgraph.techniques.base import bits
 from linkgraph.techniques.chainproof import weak_via
 
@@ -261,11 +262,6 @@ def _xz_double(table: AlsTable, i: int, j: int, x1: int, x2: int) -> Step | None
     return pr.step("als-xz", (on, off), sorted(elims), notation)
 
 
-def _pairs(mask: np.ndarray) -> list[tuple[int, int]]:
-    ii, jj = np.nonzero(np.triu(mask, 1))
-    return list(zip(ii.tolist(), jj.tolist()))
-
-
 def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     """ALS-XZ, singly and doubly linked (see the module docstring).
 
@@ -282,7 +278,12 @@ def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     True
     """
     table = als_table(grid, max_size=max_size)
-    R, Z = table.restricted, table.zsee
+    # the pairs i < j with a restricted common digit (by i, then j; the other pairs eliminate nothing)
+    N = len(table)
+    flat = np.flatnonzero(table.restricted != 0)
+    flat = flat[flat // N < flat % N]
+    first, second = flat // N, flat % N
+    R, Z = table.restricted.take(flat), table.zsee.take(flat)
     seen: set[frozenset] = set()
     # doubly linked: some digit has a target. Two restricted digits are the rule; three or
     # more only arise in a position with no solution, and then every pair is tried (so the
@@ -290,16 +291,15 @@ def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     low = R & -R
     pair = low | ((R ^ low) & -(R ^ low))
     own = table.selfsee
-    double = ((R ^ low) != 0) & (((Z & pair) != 0) | ((own[:, None] & ~pair) != 0) | ((own[None, :] & ~pair) != 0)
+    double = ((R ^ low) != 0) & (((Z & pair) != 0) | ((own[first] & ~pair) != 0) | ((own[second] & ~pair) != 0)
                                  | ((R ^ pair) != 0))
-    useful = double | ((R != 0) & ((R & (R - 1)) == 0) & ((Z & ~R) != 0))
-    for i, j in _pairs(useful):
-        r = int(R[i, j])
+    useful = np.flatnonzero(double | (((R & (R - 1)) == 0) & ((Z & ~R) != 0)))
+    for i, j, r, z in zip(first[useful].tolist(), second[useful].tolist(), R[useful].tolist(), Z[useful].tolist()):
         if r & (r - 1):
             steps = [_xz_double(table, i, j, x1, x2) for x1, x2 in combinations(bits(r), 2)]
         else:
             x = bits(r)[0]
-            steps = [_xz_single(table, i, j, x, z) for z in bits(int(Z[i, j]) & ~r)]
+            steps = [_xz_single(table, i, j, x, d) for d in bits(z & ~r)]
         for step in steps:
             if step is not None and step.eliminations not in seen:
                 seen.add(step.eliminations)
@@ -351,20 +351,23 @@ def als_xy_wings(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     """
     table = als_table(grid, max_size=max_size)
     R, Z, O = table.restricted, table.zsee, table.overlap
-    linked = R != 0
-    # A < C: no shared cell, some z in both with a live z seeing every z of both
-    ends = np.triu((Z != 0) & ~O, 1)
-    ends &= linked.any(axis=1)[:, None] & linked.any(axis=1)[None, :]
-    ai, ci = np.nonzero(ends)
-    if not len(ai):
-        return
-    # B restricted with both; z restricted on neither side; x != y possible
-    pi, bi = np.nonzero(linked[ai] & linked[ci])
-    a, c = ai[pi], ci[pi]
-    ra, rc = R[bi, a], R[bi, c]
-    zs = Z[a, c] & ~ra & ~rc
+    # B restricted with A < C: every two sets restricted with one B (R is symmetric), as (b, a) and (b, c)
+    bv, av = _nonzero2(R != 0)  # by b, then a
+    later = np.searchsorted(bv, bv, side="right") - np.arange(len(bv)) - 1  # links of b after this one
+    e1 = np.repeat(np.arange(len(bv)), later)
+    e2 = e1 + 1 + np.arange(len(e1)) - np.repeat(np.cumsum(later) - later, later)
+    N = len(R)
+    ac, ba, bc = av[e1] * N + av[e2], bv[e1] * N + av[e1], bv[e1] * N + av[e2]  # flat indices
+    # A and C share no cell, and some z in both has a live z seeing every z of both
+    ok = np.flatnonzero((Z.take(ac) != 0) & ~O.take(ac))
+    order = ok[np.argsort(ac[ok] * N + bv[e1[ok]])]  # by A, then C, then B
+    ac, ba, bc = ac[order], ba[order], bc[order]
+    # z restricted on neither side; x != y possible
+    ra, rc = R.take(ba), R.take(bc)
+    zs = Z.take(ac) & ~ra & ~rc
     same = (ra == rc) & ((ra & (ra - 1)) == 0)
     keep = np.flatnonzero((zs != 0) & ~same)
+    a, bi, c = ac // N, ba // N, ac % N
     seen: set[frozenset] = set()
     for k in keep.tolist():
         xs, ys = bits(int(ra[k])), bits(int(rc[k]))
@@ -434,34 +437,36 @@ def death_blossoms(grid: Grid, *, max_size: int = ALS_MAX_SIZE, stem_max: int = 
     table = als_table(grid, max_size=max_size)
     if not len(table):
         return
-    geo = grid.geometry
-    n = geo.size
-    notpeer = ~_pack(geo.peers)
-    # petal[d, i, s]: set i holds d and every d of it sees cell s (so s is not in it)
-    petal = ~_meets(table.places, notpeer[None]) & table.has.T[:, :, None]
-    live = _pack(grid.cands.T)  # (n, words)
-    masks = (grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))).tolist()
+    n = grid.geometry.size
+    pops = grid.cands.sum(axis=1)
+    # petals: (stem s, digit d, set i), by s, d, i: the stem holds d, and every d of set i sees it
+    d, i, s = table.sight
+    ok = (pops[s] >= 2) & (pops[s] <= stem_max)
+    d, i, s = d[ok], i[ok], s[ok]
+    order = np.argsort((s * n + d) * len(table) + i)  # (keys are unique)
+    d, i, s = d[order], i[order], s[order]
+    if not len(s):
+        return
+    # per stem and digit: the cells seeing all z of one of its petals; per stem: AND over its digits
+    group = np.flatnonzero(np.concatenate(([True], (s[1:] != s[:-1]) | (d[1:] != d[:-1]))))
+    by_set = np.ascontiguousarray(table.seeall.transpose(1, 0, 2))  # (sets, n, words)
+    reach = np.bitwise_or.reduceat(by_set.take(i, axis=0), group, axis=0)  # (groups, n, words)
+    gs = s[group]
+    first = np.flatnonzero(np.concatenate(([True], gs[1:] != gs[:-1])))
+    stems = gs[first]
+    covered = np.diff(np.append(first, len(gs))) == pops[stems]  # a petal for every stem digit
+    targets = np.bitwise_and.reduceat(reach, first, axis=0) & _pack(grid.cands.T)[None]  # (stems, n, words)
+    hit = targets.any(axis=2) & covered[:, None] & ~grid.cands[stems]  # z not in the stem
+    bounds = np.append(group, len(s)).tolist()
+    sets = i.tolist()
     seen: set[frozenset] = set()
-    for stem in range(geo.number_of_cells):
-        m = masks[stem]
-        ds = bits(m)
-        if not 2 <= len(ds) <= stem_max:
-            continue
-        lists = {d: np.flatnonzero(petal[d, :, stem]) for d in ds}
-        if any(not len(v) for v in lists.values()):
-            continue
-        # per z: live z seeing every z of some petal of each stem digit
-        targets = live.copy()
-        for d in ds:
-            targets &= np.bitwise_or.reduce(table.seeall[:, lists[d]], axis=1)
-        for z in np.flatnonzero(targets.any(axis=1)).tolist():
-            if m >> z & 1:
-                continue
-            hit = _int(targets[z])
-            # every petal holding z that some target sees: a choice by content, not by order
-            choice = {d: [int(p) for p in lists[d] if table.has[p, z] and table.set(int(p)).seeall[z] & hit]
-                      for d in ds}
-            step = _blossom_step(table, stem, choice, z)
-            if step is not None and step.eliminations not in seen:
-                seen.add(step.eliminations)
-                yield step
+    for k, z in zip(*np.nonzero(hit)):
+        stem, gk = int(stems[k]), int(first[k])
+        # every petal holding z that some target sees: a choice by content, not by order
+        sees = (table.seeall[z] & targets[k, z]).any(axis=1)  # per set (one without z sees nothing)
+        choice = {int(d[bounds[g]]): [p for p in sets[bounds[g]:bounds[g + 1]] if sees[p]]
+                  for g in range(gk, gk + int(pops[stem]))}
+        step = _blossom_step(table, stem, choice, int(z))
+        if step is not None and step.eliminations not in seen:
+            seen.add(step.eliminations)
+            yield step

@@ -6,15 +6,19 @@ links off one `AlsTable` per grid, built by `als_table`.
 
 ALSs have 1 to `DEFAULT_ALS_MAX_SIZE` (4) cells, the link graph's default
 (see `linkgraph.als` for why); pass ``max_size`` for larger sets. They are
-found in numpy, for all houses at once, over every combination of k cells of
-a house (a cell with more than ``max_size + 1`` candidates never belongs to
-one), smallest first, then by cells. `AlsTable` then computes, once per grid,
-every relation between two ALSs with bitwise operations on cell masks packed
-in 64-bit words (no BLAS call, which is slow under thread contention):
-restricted commons, shared cells, and per digit z whether some live z sees
-every z of both sets. Python bit masks of a set are made on first use. The
-last table is kept, so the three finders run on one grid (as the solver
-does) build it once.
+found in numpy, for all houses at once, over every set of k cells of a house
+(listed once per geometry; a cell with more than ``max_size + 1`` candidates
+never belongs to one), smallest first, then by cells. `AlsTable` then
+computes, once per grid, every relation between two ALSs with bitwise
+operations on masks packed in 64-bit words (no BLAS call, which is slow under
+thread contention). Per digit and set, its places and the cells seeing all of
+them are cell masks, each an OR (AND) over the set's cells of that cell's own
+(peer) mask. Turned over, per digit and cell, the sets whose places that cell
+sees all of are a mask over sets: the restricted commons of set i are the
+AND of those masks over i's places, and the digits z with a live z seeing
+every z of i and of j the OR over the live z that see i. Python bit masks of
+a set are made on first use. The last table is kept, so the finders run on
+one grid (as the solver does) build it once.
 
 Examples
 --------
@@ -37,12 +41,15 @@ from linkgraph.errors import OptionError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Als
+from linkgraph.techniques.aic import _nonzero2
 from linkgraph.techniques.base import bits
 
 __all__ = ["ALS_MAX_SIZE", "AlsSet", "AlsTable", "als_table"]
 
 #: Largest ALS (in cells) these techniques use by default.
 ALS_MAX_SIZE = DEFAULT_ALS_MAX_SIZE
+
+_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @lru_cache(maxsize=8)
@@ -80,16 +87,87 @@ def _pack(x: np.ndarray) -> np.ndarray:
     return out.view("<u8")
 
 
-def _meets(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Bool matrix: row i of `a` and row j of `b` share a bit (packed words; leading axes broadcast)."""
-    out = (a[..., :, None, 0] & b[..., None, :, 0]) != 0
-    for w in range(1, a.shape[-1]):
-        out |= (a[..., :, None, w] & b[..., None, :, w]) != 0
-    return out
-
-
 def _int(row: np.ndarray) -> int:
     return int.from_bytes(row.tobytes(), "little")
+
+
+@lru_cache(maxsize=8)
+def _cell_words(geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell, packed, as (words, cells + 1): its peers and itself; column number_of_cells pads
+    (every cell; none)."""
+    ncells = geometry.number_of_cells
+    own = np.zeros((ncells + 1, ncells), dtype=bool)
+    own[np.arange(ncells), np.arange(ncells)] = True
+    peers, own = np.ascontiguousarray(_pack(_peer_rows(geometry)).T), np.ascontiguousarray(_pack(own).T)
+    peers.setflags(write=False)
+    own.setflags(write=False)
+    return peers, own
+
+
+@lru_cache(maxsize=8)
+def _house_sets(geometry: Geometry, max_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every set of 1 to max_size cells of one house, once, by size then cells (number_of_cells
+    pads); the same transposed, (max_size, sets); and the digit count an ALS of its cells has
+    (its size + 1)."""
+    ncells = geometry.number_of_cells
+    found = []
+    for k, combos in enumerate(_combos(geometry.size, max_size), 1):
+        cells = np.unique(np.sort(geometry.house_cells[:, combos].reshape(-1, k), axis=1), axis=0)
+        pad = np.full((len(cells), max_size), ncells, dtype=np.intp)
+        pad[:, :k] = cells
+        found.append(pad)
+    rows = np.concatenate(found)
+    need = (rows < ncells).sum(axis=1) + 1
+    columns = np.ascontiguousarray(rows.T)
+    for a in (rows, columns, need):
+        a.setflags(write=False)
+    return rows, columns, need
+
+
+@lru_cache(maxsize=4)
+def _pop_table(n: int) -> np.ndarray:
+    """Set bits of every n-bit number."""
+    table = _popcount(np.arange(1 << n, dtype=np.int64))
+    table.setflags(write=False)
+    return table
+
+
+def _find_sets(grid: Grid, max_size: int) -> np.ndarray:
+    """The cells of every ALS of `grid` (rows padded with number_of_cells), smallest first, then by cells."""
+    geo = grid.geometry
+    n, ncells = geo.size, geo.number_of_cells
+    rows, columns, need = _house_sets(geo, max_size)
+    masks = np.zeros(ncells + 1, dtype=np.int64)  # the padding holds no digit
+    masks[:ncells] = grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
+    # a solved cell counts n + 2 digits, more than any set needs (a cell with more than
+    # max_size + 1 digits is too many already)
+    masks[:ncells][grid.cands.sum(axis=1) < 2] = (1 << (n + 2)) - 1
+    union = np.bitwise_or.reduce(masks.take(columns), axis=0)
+    count = _pop_table(n + 2).take(union) if n <= 14 else _popcount(union)
+    return rows[count == need]
+
+
+def _gather(rows: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``rows[:, index]`` of a 2-d array, C-contiguous (numpy leaves that fancy index strided)."""
+    width = rows.shape[1]
+    return rows.reshape(-1)[np.arange(len(rows)).reshape((-1,) + (1,) * index.ndim) * width + index]
+
+
+def _set_words(x: np.ndarray, N: int) -> np.ndarray:
+    """Bool array (..., N) over sets as little-endian uint64 words (..., (N + 63) // 64)."""
+    b = np.packbits(x, axis=-1, bitorder="little")
+    out = np.zeros(b.shape[:-1] + ((N + 63) // 64 * 8,), dtype=np.uint8)
+    out[..., :b.shape[-1]] = b
+    return out.view("<u8")
+
+
+def _digit_matrix(words: np.ndarray, N: int) -> np.ndarray:
+    """Words (..., digits, N, words over sets) as int64 (..., N, N): bit d of [i, j] is bit j of words[d, i]."""
+    n = words.shape[-3]
+    dt = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
+    b = np.unpackbits(words.view(np.uint8), axis=-1, bitorder="little", count=N).astype(dt)
+    b <<= np.arange(n, dtype=dt)[:, None, None]
+    return np.bitwise_or.reduce(b, axis=-3).astype(np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,10 +190,12 @@ class AlsTable:
     ``zsee[i, j]`` the digits z in both sets with a live z outside them that
     sees every z of both; ``overlap[i, j]`` whether they share a cell. Per
     digit d (axis 0), ``places`` and ``seeall`` are packed cell masks.
+    ``sight`` is three index arrays (digit d, set i, cell c), sorted: the
+    live candidates c#d outside set i that see every d of it.
     """
 
     __slots__ = ("_sets", "cells", "digit_cells", "grid", "has", "overlap", "places", "restricted", "seeall",
-                 "selfsee", "zsee")
+                 "selfsee", "sight", "zsee")
 
     def __init__(self, grid: Grid, max_size: int):
         self.grid = grid
@@ -123,55 +203,58 @@ class AlsTable:
         n, ncells = geo.size, geo.number_of_cells
         cands = grid.cands
         self.digit_cells = tuple(cell_bits(cands))
-        masks = cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
-        pops = cands.sum(axis=1)
-        free = (pops >= 2) & (pops <= max_size + 1)
-        found = []
-        for k, combos in enumerate(_combos(n, max_size), 1):
-            cells = geo.house_cells[:, combos]  # (houses, combos, k)
-            union = np.bitwise_or.reduce(masks[cells], axis=-1)
-            ok = free[cells].all(axis=-1) & (_popcount(union) == k + 1)
-            chosen = np.sort(cells[ok], axis=-1)
-            # a set in a box and a line comes twice: keep one (by a key, ordered by cells)
-            key = chosen @ ((ncells + 1) ** np.arange(k - 1, -1, -1, dtype=np.int64))
-            chosen = chosen[np.unique(key, return_index=True)[1]]
-            pad = np.full((len(chosen), max_size), ncells, dtype=np.intp)
-            pad[:, :k] = chosen
-            found.append(pad)
-        cellrows = np.concatenate(found) if found else np.zeros((0, max_size), dtype=np.intp)
-        N = len(cellrows)
-        self.cells = cellrows
-        cellmat = np.zeros((N, ncells + 1), dtype=bool)
-        cellmat[np.arange(N)[:, None], cellrows] = True
-        cellmat = cellmat[:, :ncells]
-        ext = np.zeros((ncells + 1, n), dtype=bool)
-        ext[:ncells] = cands
-        hold = ext[cellrows]  # (N, K, n)
-        P = cellmat[:, None, :] & cands.T[None, :, :]  # (N, n, cells)
-        S = np.logical_and.reduce(_peer_rows(geo)[cellrows][:, :, None, :] | ~hold[..., None], axis=1)
-        self.has = hold.any(axis=1)  # (N, n)
-        S &= self.has[..., None]
-        L = S & cands.T[None, :, :]
-        self.places = _pack(P.transpose(1, 0, 2))  # (n, N, words)
-        self.seeall = _pack(S.transpose(1, 0, 2))
-        cw = _pack(cellmat)
-        self.overlap = _meets(cw, cw)
-        live = _pack(L.transpose(1, 0, 2))
-        restricted = np.zeros((N, N), dtype=np.int64)
-        zsee = np.zeros((N, N), dtype=np.int64)
-        for d in range(n):
-            idx = np.flatnonzero(self.has[:, d])
-            if len(idx) < 2:
-                continue
-            where = np.ix_(idx, idx)
-            P_d, S_d = self.places[d, idx], self.seeall[d, idx]
-            # restricted: every place of i sees every place of j, no shared cell
-            restricted[where] |= (~_meets(P_d, ~S_d) & ~self.overlap[where]).astype(np.int64) << d
-            # a live d outside both sees every d of i and of j
-            zsee[where] |= _meets(live[d, idx], S_d).astype(np.int64) << d
-        self.restricted, self.zsee = restricted, zsee
-        # per set: the digits d with a live d outside it that sees every d of it
-        self.selfsee = (live.any(axis=-1).T.astype(np.int64) << np.arange(n, dtype=np.int64)).sum(axis=1)
+        self.cells = cellrows = _find_sets(grid, max_size)
+        N, K = cellrows.shape
+        wj = (N + 63) // 64  # words over sets
+        # word-major layouts inside, (..., words, sets), so that no operand broadcasts along the last axis
+        slots = np.ascontiguousarray(cellrows.T)  # (K, N): the k-th cell of each set
+        ext = np.zeros((n, ncells + 1), dtype=bool)
+        ext[:, :ncells] = cands.T
+        hold = _gather(ext, slots)  # (n, K, N): the set's k-th cell holds d
+        has = hold.any(axis=1)  # (n, N)
+        self.has = has.T
+        hasw = np.where(has, _ONES, np.uint64(0))[:, None]  # (n, 1, N): all ones where the set holds d
+        skip = (hold.astype(np.uint64) - np.uint64(1))[:, None]  # (n, 1, K, N): all ones where the cell lacks d
+        # packed over cells: per digit and set, its places and the cells seeing all of them
+        peerw, ownw = _cell_words(geo)  # (words, cells + 1)
+        digw = _pack(cands.T)  # (n, words)
+        places = np.bitwise_or.reduce(_gather(ownw, slots), axis=1)[None] & digw[:, :, None]  # (n, words, N)
+        seeall = np.bitwise_and.reduce(_gather(peerw, slots)[None] | skip, axis=2) & hasw
+        self.places = np.ascontiguousarray(places.transpose(0, 2, 1))  # (n, N, words)
+        self.seeall = seeall = np.ascontiguousarray(seeall.transpose(0, 2, 1))
+        # the live candidates seeing every place of a digit: from the few nonzero words
+        live = (seeall & digw[:, None]).reshape(-1)
+        nonzero = np.flatnonzero(live)
+        bits = np.unpackbits(live[nonzero].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+        w, bit = _nonzero2(bits.view(bool))  # (flatnonzero is slow on uint8)
+        word = nonzero[w]
+        W = seeall.shape[-1]
+        self.sight = d, i, x = word // (N * W), word // W % N, word % W * 64 + bit
+        first = np.flatnonzero(np.concatenate(([True], (d[1:] != d[:-1]) | (i[1:] != i[:-1])))) if len(d) else d
+        self.selfsee = np.zeros(N, dtype=np.int64)
+        np.add.at(self.selfsee, i[first], 1 << d[first])
+        # packed over sets: per digit and cell, the sets whose seeall holds it; per cell, the sets holding it
+        sees = np.unpackbits(seeall.view(np.uint8), axis=-1, bitorder="little", count=ncells).view(bool)
+        seen_by = np.zeros((n, ncells + 1, wj), dtype=np.uint64)  # row ncells pads: none
+        seen_by[:, :ncells] = _set_words(np.ascontiguousarray(sees.transpose(0, 2, 1)), N)
+        inc = np.zeros((ncells + 1, N), dtype=bool)
+        inc[slots, np.arange(N)] = True
+        inc[ncells] = False
+        overlap = np.bitwise_or.reduce(_gather(np.ascontiguousarray(_set_words(inc, N).T), slots), axis=1)  # (wj, N)
+        self.overlap = np.unpackbits(np.ascontiguousarray(overlap.T).view(np.uint8), axis=-1, bitorder="little",
+                                     count=N).view(bool)
+        # restricted: sets j whose seeall holds every place of i (AND over i's cells holding d), apart from i
+        rows = _gather(np.ascontiguousarray(seen_by.transpose(0, 2, 1)).reshape(n * wj, ncells + 1), slots)
+        restricted = np.bitwise_and.reduce(rows.reshape(n, wj, K, N) | skip, axis=2) & hasw & ~overlap[None]
+        restricted = np.ascontiguousarray(restricted.transpose(0, 2, 1))  # (n, N, wj)
+        # zsee: sets j seeing a live d that sees every d of i: OR over those cells of the sets seeing them
+        zsee = np.zeros_like(restricted)
+        if len(d):
+            zsee[d[first], i[first]] = np.bitwise_or.reduceat(seen_by[d, x], first, axis=0)
+        self.restricted, self.zsee = _digit_matrix(np.stack([restricted, zsee]), N)
+        # a set with a digit no other set holds is not paired with itself on it
+        lone = (self.has.sum(axis=0) < 2).astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
+        self.zsee[np.arange(N), np.arange(N)] &= ~lone
         self._sets: dict[int, AlsSet] = {}
 
     def __len__(self) -> int:
