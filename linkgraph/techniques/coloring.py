@@ -63,7 +63,7 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Family, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.base import cached
+from linkgraph.techniques.base import cached, packed_columns, unpacked
 
 __all__ = ["medusa", "simple_coloring"]
 
@@ -233,12 +233,12 @@ class _Colors:
             # a set X is emptied by a class when it has live members and the class turns all of them
             # OFF; the classes go through as packed bits, a set X's members OR-ed column by column
             off = seen | mine.reshape(-1, 2, nl)[:, ::-1].reshape(seen.shape)
-            left = _words(~off.T, pad=False)  # (live + the dead column, classes)
+            left = packed_columns(~off, pad=False)  # (live + the dead column, classes)
             kept = left[members[:, 0]]
             for j in range(1, members.shape[1]):
                 kept |= left[members[:, j]]
             occupied = (members < nl).any(axis=1)
-            hit = occupied[:, None] & ~_bits(kept, len(starts))
+            hit = occupied[:, None] & ~unpacked(kept, len(starts))
             emptied = np.where(hit.any(axis=0), hit.argmax(axis=0), -1)
         pairs = seen.reshape(-1, 2, nl)
         self.seen, self.mine, self.twice, self.emptied = seen, mine, twice, emptied
@@ -250,21 +250,6 @@ class _Colors:
         """The candidates of cluster `c`'s two colours, ascending."""
         b = self.bounds
         return self.nodes[b[2 * c]:b[2 * c + 1]], self.nodes[b[2 * c + 1]:b[2 * c + 2]]
-
-
-def _words(rows: np.ndarray, *, pad: bool) -> np.ndarray:
-    """Bool `rows` packed into uint64 words (bit j of a row: column j), plus a last row of all `pad`."""
-    n, m = rows.shape
-    out = np.zeros((n + 1, (m + 63) // 64 * 8), dtype=np.uint8)
-    out[:n, : (m + 7) // 8] = np.packbits(rows, axis=1)
-    if pad:
-        out[n] = 255
-    return out.view(np.uint64)
-
-
-def _bits(words: np.ndarray, m: int) -> np.ndarray:
-    """The first `m` bits of each row of `words` (from `_words`), as bool."""
-    return np.unpackbits(words.view(np.uint8), axis=1, count=m).view(bool)
 
 
 def _medusa_colors(grid: Grid) -> _Colors:

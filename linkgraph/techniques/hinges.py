@@ -65,9 +65,8 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.coloring import (
-    _bits, _Clusters, _Colors, _colors_text, _depths, _medusa_colors, _Proof, _words,
-)
+from linkgraph.techniques.base import packed, sees_packed, unpacked
+from linkgraph.techniques.coloring import _Clusters, _Colors, _colors_text, _depths, _medusa_colors, _Proof
 
 __all__ = ["weak_hinges"]
 
@@ -136,7 +135,7 @@ def _weak_hinges(grid: Grid) -> Iterator[Step]:
     # hinge ends a (of a class with weak nodes) and the sets X a sees some but not all live members
     # of, as bit masks over each set X's members (bit j: member j)
     g = grid.geometry
-    touched, seen_bits, sees_words = _geometry_tables(g)
+    touched, seen_bits = _geometry_tables(g)
     weights = 1 << np.arange(g.size, dtype=np.int64)
     live_bits = np.zeros(g.number_of_sets + 1, dtype=np.int64)
     live_bits[:-1] = grid.live[g.set_members] @ weights
@@ -153,12 +152,12 @@ def _weak_hinges(grid: Grid) -> Iterator[Step]:
     # members' rows of `sees` (words of bits over all candidates), then the class's weak nodes
     p, j = np.nonzero((unseen[:, None] >> np.arange(g.size)) & 1)
     starts = np.flatnonzero(np.r_[True, p[1:] != p[:-1]])  # every pair has a member a does not see
-    hit = np.bitwise_and.reduceat(sees_words[g.set_members[js[p], j]], starts)
+    hit = np.bitwise_and.reduceat(sees_packed(g)[g.set_members[js[p], j]], starts)
     weak_all = np.zeros((len(weak), g.number_of_candidates), dtype=bool)
     weak_all[:, cc.L] = weak
-    hit &= _words(weak_all, pad=False)[w_end[ie]]
+    hit &= packed(weak_all, pad=False)[w_end[ie]]
     some = np.flatnonzero(hit.any(axis=1))
-    p, t = np.nonzero(_bits(hit[some], g.number_of_candidates))
+    p, t = np.nonzero(unpacked(hit[some], g.number_of_candidates))
     p, t = some[p], cc.pos[t]
     w = w_end[ie[p]]
     order = np.lexsort((t, w))  # by class (cluster, then colour), then weak node
@@ -175,10 +174,9 @@ def _weak_hinges(grid: Grid) -> Iterator[Step]:
 
 
 @lru_cache(maxsize=8)
-def _geometry_tables(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _geometry_tables(g: Geometry) -> tuple[np.ndarray, np.ndarray]:
     """Per candidate k, the sets X holding a candidate k sees (ascending, padded with
-    ``number_of_sets``) and which of their members k sees (bit j: member j); and the rows of
-    `Geometry.sees` as words of bits (see `_words`)."""
+    ``number_of_sets``) and which of their members k sees (bit j: member j)."""
     rows = [np.flatnonzero(g.incidence[g.sees[k]].any(axis=0)) for k in range(g.number_of_candidates)]
     touched = np.full((len(rows), max(map(len, rows))), g.number_of_sets, dtype=np.intp)
     seen_bits = np.zeros(touched.shape, dtype=np.int64)
@@ -186,7 +184,7 @@ def _geometry_tables(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for k, sets in enumerate(rows):
         touched[k, : len(sets)] = sets
         seen_bits[k, : len(sets)] = g.sees[k][g.set_members[sets]] @ weights
-    out = (touched, seen_bits, _words(g.sees, pad=True))
+    out = (touched, seen_bits)
     for a in out:
         a.setflags(write=False)
     return out
