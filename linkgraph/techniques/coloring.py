@@ -55,6 +55,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from functools import cached_property
 
 import networkx as nx
 import numpy as np
@@ -63,7 +64,7 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Family, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.base import cached, packed_columns, unpacked
+from linkgraph.techniques.base import cached, packed_columns, sees_packed, unpacked
 
 __all__ = ["medusa", "simple_coloring"]
 
@@ -158,26 +159,25 @@ class _Clusters:
             adj.setdefault(a, []).append((b, s))
             adj.setdefault(b, []).append((a, s))
         self.adj = adj
-        self.color: dict[int, int] = {}
-        self.cluster: dict[int, int] = {}
-        self.clusters: list[list[int]] = []
+        color: dict[int, int] = {}
+        cluster: dict[int, int] = {}
+        clusters: list[list[int]] = []
         for start in sorted(adj):
-            if start in self.color:
+            if start in color:
                 continue
-            cid = len(self.clusters)
+            cid = len(clusters)
+            color[start] = 0
+            cluster[start] = cid
             nodes = [start]
-            self.color[start] = 0
-            self.cluster[start] = cid
-            queue = deque([start])
-            while queue:
-                k = queue.popleft()
+            for k in nodes:  # breadth first: `nodes` is the queue too
+                other = 1 - color[k]
                 for m, _ in adj[k]:
-                    if m not in self.color:
-                        self.color[m] = 1 - self.color[k]
-                        self.cluster[m] = cid
+                    if m not in color:
+                        color[m] = other
+                        cluster[m] = cid
                         nodes.append(m)
-                        queue.append(m)
-            self.clusters.append(sorted(nodes))
+            clusters.append(sorted(nodes))
+        self.color, self.cluster, self.clusters = color, cluster, clusters
 
     def tree(self, root: int) -> dict[int, tuple[int, int]]:
         """Breadth-first parents from `root`: node -> (parent, set X of the link)."""
@@ -205,7 +205,7 @@ class _Colors:
     """
 
     def __init__(self, grid: Grid, *, medusa: bool):
-        g = grid.geometry
+        self.geometry = g = grid.geometry
         self.cl = cl = _Clusters(grid, medusa=medusa)
         if not cl.clusters:
             return
@@ -214,13 +214,13 @@ class _Colors:
         pos = np.full(g.number_of_candidates + 1, nl)  # dead candidates -> an extra column
         pos[L] = np.arange(nl)
         self.pos = pos
-        self.sees = sees = g.sees[L][:, L]
         order = sorted(cl.color, key=lambda k: (2 * cl.cluster[k] + cl.color[k], k))
         self.nodes = nodes = np.array(order)
         self.klass = klass = np.array([2 * cl.cluster[k] + cl.color[k] for k in order])
         self.starts = starts = np.flatnonzero(np.r_[True, klass[1:] != klass[:-1]])
         self.at = at = pos[nodes]
-        seen = np.logical_or.reduceat(sees[at], starts, axis=0)
+        C = g.number_of_candidates
+        seen = unpacked(np.bitwise_or.reduceat(sees_packed(g)[nodes], starts), C).take(L, axis=1)
         if not medusa:  # one digit per cluster, linked through houses only
             seen &= (L % g.size)[None, :] == (nodes[starts] % g.size)[:, None]
         twice = np.zeros(len(starts), dtype=bool)
@@ -245,6 +245,11 @@ class _Colors:
         self.elim = pairs.all(axis=1) & ~mine.reshape(pairs.shape).any(axis=1)
         self.failing = (twice | (emptied >= 0)).reshape(-1, 2)
         self.bounds = np.r_[starts, len(nodes)].tolist()
+
+    @cached_property
+    def sees(self) -> np.ndarray:
+        """``(live, live)`` bool: `Geometry.sees` between the live candidates."""
+        return self.geometry.sees[self.L].take(self.L, axis=1)
 
     def colors(self, c: int) -> tuple[np.ndarray, np.ndarray]:
         """The candidates of cluster `c`'s two colours, ascending."""
