@@ -336,13 +336,10 @@ def _witness(parent_depth: dict[int, int], cands: np.ndarray) -> int:
 
 
 def _depths(parent: dict[int, tuple[int, int]]) -> dict[int, int]:
+    """Depth of each node of a `_Clusters.tree` (which lists every parent before its children)."""
     depth: dict[int, int] = {}
-    for k in parent:
-        d, j = 0, k
-        while parent[j][0] >= 0:
-            j = parent[j][0]
-            d += 1
-        depth[k] = d
+    for k, (p, _) in parent.items():
+        depth[k] = depth[p] + 1 if p >= 0 else 0
     return depth
 
 

@@ -40,11 +40,10 @@ live member OFF and accepts ``-t``. Graph attributes: ``rule``, ``hinge``
 cluster's colours as text, colour A first).
 
 Speed: the clusters and their false colours are 3D Medusa's, computed once
-per grid (`linkgraph.techniques.coloring`). All hinges are found at once:
-for every pair of an end ``a`` and a set X it sees some members of (the sets
-X near ``a`` and the members ``a`` sees come from per-geometry tables, as bit
-masks), the weak nodes that see every member ``a`` does not are the AND of
-those members' rows of the "sees" relation, packed as words of bits.
+per grid (`linkgraph.techniques.coloring`). All hinges are found at once,
+with per-geometry tables of which members of each set X a candidate sees
+(as bit masks): for every end ``a`` and set X it sees some but not all live
+members of, each weak node ``t`` of the class is checked to see the rest.
 
 References
 ----------
@@ -65,7 +64,6 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.base import packed, sees_packed, unpacked
 from linkgraph.techniques.coloring import _Clusters, _Colors, _colors_text, _depths, _medusa_colors, _Proof
 
 __all__ = ["weak_hinges"]
@@ -135,30 +133,26 @@ def _weak_hinges(grid: Grid) -> Iterator[Step]:
     # hinge ends a (of a class with weak nodes) and the sets X a sees some but not all live members
     # of, as bit masks over each set X's members (bit j: member j)
     g = grid.geometry
-    touched, seen_bits = _geometry_tables(g)
-    weights = 1 << np.arange(g.size, dtype=np.int64)
-    live_bits = np.zeros(g.number_of_sets + 1, dtype=np.int64)
-    live_bits[:-1] = grid.live[g.set_members] @ weights
+    touched, seen_bits, seen_m = _geometry_tables(g)
+    live_bits = np.zeros(g.number_of_sets + 1, dtype=seen_m.dtype)  # the padding set: no member
+    live_bits[:-1] = grid.live[g.set_members] @ (1 << np.arange(g.size, dtype=np.int64))
     ends = (usable[cc.klass // 2] & weak.any(axis=1)[cc.klass]).nonzero()[0]
     a_end, w_end, k_end = cc.at[ends], cc.klass[ends], cc.nodes[ends]
-    sets = touched[k_end]
+    sets = touched[k_end]  # (ends, the sets X near each end)
     live_m = live_bits[sets]
     unseen = live_m & ~seen_bits[k_end]
-    ie, js = np.nonzero((live_m != unseen) & (unseen != 0))
-    if not len(ie):
-        return
+    ie, js = np.nonzero((unseen != live_m) & (unseen != 0))
     js, unseen = sets[ie, js], unseen[ie, js]
-    # a weak node t completes the hinge when it sees every member a does not: the AND of those
-    # members' rows of `sees` (words of bits over all candidates), then the class's weak nodes
-    p, j = np.nonzero((unseen[:, None] >> np.arange(g.size)) & 1)
-    starts = np.flatnonzero(np.r_[True, p[1:] != p[:-1]])  # every pair has a member a does not see
-    hit = np.bitwise_and.reduceat(sees_packed(g)[g.set_members[js[p], j]], starts)
-    weak_all = np.zeros((len(weak), g.number_of_candidates), dtype=bool)
-    weak_all[:, cc.L] = weak
-    hit &= packed(weak_all, pad=False)[w_end[ie]]
-    some = np.flatnonzero(hit.any(axis=1))
-    p, t = np.nonzero(unpacked(hit[some], g.number_of_candidates))
-    p, t = some[p], cc.pos[t]
+    # a weak node t of the class completes the hinge when it sees every member a does not
+    # (pair p, weak node t) for every weak node of the pair's class: wt_t[first[w]:][:count] for w
+    wt_w, wt_t = np.nonzero(weak)
+    n_weak = np.bincount(wt_w, minlength=len(weak))
+    first = np.cumsum(n_weak) - n_weak
+    count = n_weak[w_end[ie]]
+    p = np.repeat(np.arange(len(ie)), count)
+    t = wt_t[np.repeat(first[w_end[ie]] - (np.cumsum(count) - count), count) + np.arange(len(p))]
+    ok = (unseen[p] & ~seen_m[cc.L[t], js[p]]) == 0
+    p, t = p[ok], t[ok]
     w = w_end[ie[p]]
     order = np.lexsort((t, w))  # by class (cluster, then colour), then weak node
     found: dict[tuple[int, int], list[tuple[int, int]]] = {}
@@ -174,17 +168,20 @@ def _weak_hinges(grid: Grid) -> Iterator[Step]:
 
 
 @lru_cache(maxsize=8)
-def _geometry_tables(g: Geometry) -> tuple[np.ndarray, np.ndarray]:
-    """Per candidate k, the sets X holding a candidate k sees (ascending, padded with
-    ``number_of_sets``) and which of their members k sees (bit j: member j)."""
+def _geometry_tables(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which members of each set X a candidate sees, as ints (bit j: member j): per candidate k,
+    the sets X k sees a member of (ascending, padded with ``number_of_sets``) and those ints; and
+    the ints of every (candidate, set X), ``(candidates, sets)``."""
+    dtype = np.min_scalar_type((1 << g.size) - 1)
+    weights = 1 << np.arange(g.size, dtype=np.int64)
     rows = [np.flatnonzero(g.incidence[g.sees[k]].any(axis=0)) for k in range(g.number_of_candidates)]
     touched = np.full((len(rows), max(map(len, rows))), g.number_of_sets, dtype=np.intp)
-    seen_bits = np.zeros(touched.shape, dtype=np.int64)
-    weights = 1 << np.arange(g.size, dtype=np.int64)
+    seen_bits = np.zeros(touched.shape, dtype=dtype)
+    seen_all = np.zeros((len(rows), g.number_of_sets), dtype=dtype)
     for k, sets in enumerate(rows):
         touched[k, : len(sets)] = sets
-        seen_bits[k, : len(sets)] = g.sees[k][g.set_members[sets]] @ weights
-    out = (touched, seen_bits)
+        seen_bits[k, : len(sets)] = seen_all[k, sets] = g.sees[k][g.set_members[sets]] @ weights
+    out = (touched, seen_bits, seen_all)
     for a in out:
         a.setflags(write=False)
     return out
