@@ -24,7 +24,9 @@ from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Literal, Role
 from linkgraph.steps import Step, make_step
 
-__all__ = ["SharedSearch", "bits", "cached", "packed", "packed_columns", "pattern_step", "sees_packed", "unpacked"]
+__all__ = [
+    "SharedSearch", "bit_column", "bits", "cached", "packed", "packed_columns", "pattern_step", "sees_packed", "unpacked",
+]
 
 
 def bits(mask: int) -> list[int]:
@@ -76,6 +78,11 @@ def packed_columns(a: np.ndarray, *, pad: bool) -> np.ndarray:
 def unpacked(words: np.ndarray, m: int) -> np.ndarray:
     """The first `m` bits of each row of `words` (made by `packed`), as bool."""
     return np.unpackbits(words.view(np.uint8), axis=1, count=m).view(bool)
+
+
+def bit_column(words: np.ndarray, j: int) -> np.ndarray:
+    """Bit `j` of each row of `words` (made by `packed`), as bool: column j of the bool rows."""
+    return (words.view(np.uint8)[:, j // 8] >> (7 - j % 8)) & 1 == 1
 
 
 @lru_cache(maxsize=8)

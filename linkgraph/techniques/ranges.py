@@ -94,8 +94,10 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.base import packed, packed_columns, sees_packed, unpacked
-from linkgraph.techniques.coloring import _Clusters, _Colors, _colors_text, _depths, _medusa_colors, _Proof, _witness
+from linkgraph.techniques.base import bit_column, packed, packed_columns, sees_packed, unpacked
+from linkgraph.techniques.coloring import (
+    _Clusters, _Colors, _colors_text, _depths, _medusa_colors, _Proof, _witness,
+)
 from linkgraph.techniques.rangetable import Range, _RangeTable, find_ranges  # Range, find_ranges re-exported
 
 __all__ = ["Range", "almost_locked_ranges", "find_ranges"]
@@ -177,8 +179,12 @@ def _ranged(hits: np.ndarray, locked: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def _identity(n: int) -> np.ndarray:
-    """`packed` identity: candidate k is ON in premise k alone (read-only)."""
-    out = packed(np.eye(n, dtype=bool), pad=False)
+    """`packed` identity, ``packed(np.eye(n, dtype=bool), pad=False)``: candidate k is ON in
+    premise k alone (read-only)."""
+    k = np.arange(n)
+    out = np.zeros((n + 1, (n + 63) // 64 * 8), dtype=np.uint8)
+    out[k, k // 8] = 128 >> (k % 8)
+    out = out.view(np.uint64)
     out.setflags(write=False)
     return out
 
@@ -198,10 +204,9 @@ def _traps(grid: Grid, cc: _Colors, table: _RangeTable, hits: np.ndarray) -> Ite
     found = unpacked(found, C)
     if not found.any():
         return
-    locked = unpacked(locked, C)
     first = found.argmax(axis=0)
     for x in np.flatnonzero(found.any(axis=0)).tolist():
-        yield _trap_step(grid, cc.cl, table, int(first[x]), x, g.sees[x] & live, locked[:, x])
+        yield _trap_step(grid, cc.cl, table, int(first[x]), x, g.sees[x] & live, bit_column(locked, x))
 
 
 def _color_traps(grid: Grid, cc: _Colors, table: _RangeTable, hits: np.ndarray) -> Iterator[Step]:
