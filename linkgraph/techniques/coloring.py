@@ -37,9 +37,12 @@ used), ``colors`` (the two colours' candidates as text, the false one first
 when there is one), and ``digit`` for simple colouring.
 
 Speed: one pass over the sets X finds the strong links; the clusters' colour
-masks go through one matrix product with the "sees" relation of the live
-candidates, which gives every rule for every cluster at once. Proof graphs
-are built only for the steps yielded.
+classes are OR-ed over the "sees" relation of the live candidates, and the
+sets X each class empties come from the classes packed as bits, which gives
+every rule for every cluster at once (`_Colors`). The 3D Medusa colours of a
+grid are computed once and shared with the rungs that read them next (weak
+hinges, almost-locked ranges). Proof graphs are built only for the steps
+yielded.
 
 References
 ----------
@@ -52,6 +55,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from functools import cached_property
 
 import networkx as nx
 import numpy as np
@@ -60,6 +64,7 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Family, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
+from linkgraph.techniques.base import cached, packed_columns, sees_packed, unpacked
 
 __all__ = ["medusa", "simple_coloring"]
 
@@ -154,26 +159,25 @@ class _Clusters:
             adj.setdefault(a, []).append((b, s))
             adj.setdefault(b, []).append((a, s))
         self.adj = adj
-        self.color: dict[int, int] = {}
-        self.cluster: dict[int, int] = {}
-        self.clusters: list[list[int]] = []
+        color: dict[int, int] = {}
+        cluster: dict[int, int] = {}
+        clusters: list[list[int]] = []
         for start in sorted(adj):
-            if start in self.color:
+            if start in color:
                 continue
-            cid = len(self.clusters)
+            cid = len(clusters)
+            color[start] = 0
+            cluster[start] = cid
             nodes = [start]
-            self.color[start] = 0
-            self.cluster[start] = cid
-            queue = deque([start])
-            while queue:
-                k = queue.popleft()
+            for k in nodes:  # breadth first: `nodes` is the queue too
+                other = 1 - color[k]
                 for m, _ in adj[k]:
-                    if m not in self.color:
-                        self.color[m] = 1 - self.color[k]
-                        self.cluster[m] = cid
+                    if m not in color:
+                        color[m] = other
+                        cluster[m] = cid
                         nodes.append(m)
-                        queue.append(m)
-            self.clusters.append(sorted(nodes))
+            clusters.append(sorted(nodes))
+        self.color, self.cluster, self.clusters = color, cluster, clusters
 
     def tree(self, root: int) -> dict[int, tuple[int, int]]:
         """Breadth-first parents from `root`: node -> (parent, set X of the link)."""
@@ -188,51 +192,92 @@ class _Clusters:
         return parent
 
 
+class _Colors:
+    """Per grid: every colour class of the clusters over the live candidates, and every rule for each.
+
+    Class ``2c + x`` is colour x of cluster c (each cluster has both). Column j
+    is live candidate ``L[j]``; `pos` maps a candidate to its column (dead
+    ones to ``len(L)``). `seen` is what each class sees, `mine` the class
+    itself, `twice` a class seeing one of its own, `emptied` the first set X
+    the class empties (-1: none; 3D Medusa only), `failing` (clusters, 2) the
+    false colours and `elim` (clusters, live) the uncoloured candidates that
+    see both colours.
+    """
+
+    def __init__(self, grid: Grid, *, medusa: bool):
+        self.geometry = g = grid.geometry
+        self.cl = cl = _Clusters(grid, medusa=medusa)
+        if not cl.clusters:
+            return
+        self.L = L = np.flatnonzero(grid.live)
+        nl = len(L)
+        pos = np.full(g.number_of_candidates + 1, nl)  # dead candidates -> an extra column
+        pos[L] = np.arange(nl)
+        self.pos = pos
+        order = sorted(cl.color, key=lambda k: (2 * cl.cluster[k] + cl.color[k], k))
+        self.nodes = nodes = np.array(order)
+        self.klass = klass = np.array([2 * cl.cluster[k] + cl.color[k] for k in order])
+        self.starts = starts = np.flatnonzero(np.r_[True, klass[1:] != klass[:-1]])
+        self.at = at = pos[nodes]
+        C = g.number_of_candidates
+        seen = unpacked(np.bitwise_or.reduceat(sees_packed(g)[nodes], starts), C).take(L, axis=1)
+        if not medusa:  # one digit per cluster, linked through houses only
+            seen &= (L % g.size)[None, :] == (nodes[starts] % g.size)[:, None]
+        twice = np.zeros(len(starts), dtype=bool)
+        np.logical_or.at(twice, klass, seen[klass, at])
+        mine = np.zeros_like(seen)
+        mine[klass, at] = True
+        emptied = np.full(len(starts), -1)
+        self.members = members = pos[g.set_members]
+        if medusa:
+            # a set X is emptied by a class when it has live members and the class turns all of them
+            # OFF; the classes go through as packed bits, a set X's members OR-ed column by column
+            off = seen | mine.reshape(-1, 2, nl)[:, ::-1].reshape(seen.shape)
+            left = packed_columns(~off, pad=False)  # (live + the dead column, classes)
+            kept = left[members[:, 0]]
+            for j in range(1, members.shape[1]):
+                kept |= left[members[:, j]]
+            occupied = (members < nl).any(axis=1)
+            hit = occupied[:, None] & ~unpacked(kept, len(starts))
+            emptied = np.where(hit.any(axis=0), hit.argmax(axis=0), -1)
+        pairs = seen.reshape(-1, 2, nl)
+        self.seen, self.mine, self.twice, self.emptied = seen, mine, twice, emptied
+        self.elim = pairs.all(axis=1) & ~mine.reshape(pairs.shape).any(axis=1)
+        self.failing = (twice | (emptied >= 0)).reshape(-1, 2)
+        self.bounds = np.r_[starts, len(nodes)].tolist()
+
+    @cached_property
+    def sees(self) -> np.ndarray:
+        """``(live, live)`` bool: `Geometry.sees` between the live candidates."""
+        return self.geometry.sees[self.L].take(self.L, axis=1)
+
+    def colors(self, c: int) -> tuple[np.ndarray, np.ndarray]:
+        """The candidates of cluster `c`'s two colours, ascending."""
+        b = self.bounds
+        return self.nodes[b[2 * c]:b[2 * c + 1]], self.nodes[b[2 * c + 1]:b[2 * c + 2]]
+
+
+def _medusa_colors(grid: Grid) -> _Colors:
+    """The 3D Medusa `_Colors` of `grid`, shared by the rungs that look at it in turn."""
+    return cached("medusa-colors", grid, lambda grid: _Colors(grid, medusa=True))
+
+
 def _coloring(grid: Grid, technique: str, *, medusa: bool) -> Iterator[Step]:
-    g = grid.geometry
-    cl = _Clusters(grid, medusa=medusa)
+    cc = _medusa_colors(grid) if medusa else _Colors(grid, medusa=False)
+    cl = cc.cl
     if not cl.clusters:
         return
-    # work over the live candidates only: column j is candidate L[j]
-    L = np.flatnonzero(grid.live)
-    pos = np.full(g.number_of_candidates + 1, len(L))  # dead candidates -> an extra column
-    pos[L] = np.arange(len(L))
-    # every colour class at once: class 2c + x is colour x of cluster c (each cluster has both)
-    order = sorted(cl.color, key=lambda k: (2 * cl.cluster[k] + cl.color[k], k))
-    nodes = np.array(order)
-    klass = np.array([2 * cl.cluster[k] + cl.color[k] for k in order])
-    starts = np.flatnonzero(np.r_[True, klass[1:] != klass[:-1]])
-    seen = np.logical_or.reduceat(g.sees[np.ix_(nodes, L)], starts, axis=0)
-    if not medusa:  # one digit per cluster, linked through houses only
-        seen &= (L % g.size)[None, :] == (nodes[starts] % g.size)[:, None]
-    at = pos[nodes]
-    twice = np.zeros(len(starts), dtype=bool)
-    np.logical_or.at(twice, klass, seen[klass, at])
-    mine = np.zeros_like(seen)
-    mine[klass, at] = True
-    emptied = np.full(len(starts), -1)
-    if medusa:
-        off = seen | mine.reshape(-1, 2, len(L))[:, ::-1].reshape(seen.shape)
-        left = np.zeros((len(starts), len(L) + 1), dtype=bool)
-        left[:, :-1] = ~off
-        members = pos[g.set_members]
-        occupied = (members < len(L)).any(axis=1)
-        hit = occupied[None, :] & ~left[:, members].any(axis=2)
-        emptied = np.where(hit.any(axis=1), hit.argmax(axis=1), -1)
-    pairs = seen.reshape(-1, 2, len(L))
-    elim = pairs.all(axis=1) & ~mine.reshape(pairs.shape).any(axis=1)
-    failing = (twice | (emptied >= 0)).reshape(-1, 2)
-    bounds = np.r_[starts, len(nodes)].tolist()
+    failing, elim = cc.failing, cc.elim
     for c in np.flatnonzero(failing.any(axis=1) | elim.any(axis=1)).tolist():
-        colors = (nodes[bounds[2 * c]:bounds[2 * c + 1]], nodes[bounds[2 * c + 1]:bounds[2 * c + 2]])
+        colors = cc.colors(c)
         if failing[c].all():
             continue  # both colours fail: the grid itself is broken
         if failing[c].any():
             x = int(failing[c].argmax())
-            empty_set = None if twice[2 * c + x] else int(emptied[2 * c + x])
+            empty_set = None if cc.twice[2 * c + x] else int(cc.emptied[2 * c + x])
             yield _false_color_step(technique, grid, cl, c, colors, x, empty_set, medusa)
         else:
-            yield _elimination_step(technique, grid, cl, c, colors, L[elim[c]], medusa)
+            yield _elimination_step(technique, grid, cl, c, colors, cc.L[elim[c]], medusa)
 
 
 # ---- proofs -------------------------------------------------------------------
@@ -291,13 +336,10 @@ def _witness(parent_depth: dict[int, int], cands: np.ndarray) -> int:
 
 
 def _depths(parent: dict[int, tuple[int, int]]) -> dict[int, int]:
+    """Depth of each node of a `_Clusters.tree` (which lists every parent before its children)."""
     depth: dict[int, int] = {}
-    for k in parent:
-        d, j = 0, k
-        while parent[j][0] >= 0:
-            j = parent[j][0]
-            d += 1
-        depth[k] = d
+    for k, (p, _) in parent.items():
+        depth[k] = depth[p] + 1 if p >= 0 else 0
     return depth
 
 

@@ -39,6 +39,12 @@ live member OFF and accepts ``-t``. Graph attributes: ``rule``, ``hinge``
 (the two ends, ``a`` first), ``set`` (the set X emptied) and ``colors`` (the
 cluster's colours as text, colour A first).
 
+Speed: the clusters and their false colours are 3D Medusa's, computed once
+per grid (`linkgraph.techniques.coloring`). All hinges are found at once,
+with per-geometry tables of which members of each set X a candidate sees
+(as bit masks): for every end ``a`` and set X it sees some but not all live
+members of, each weak node ``t`` of the class is checked to see the rest.
+
 References
 ----------
 ../shared/seeds/sudoku-assistant-techniques.txt, "3D Medusa Hinge" (strong
@@ -49,14 +55,16 @@ and weak nodes).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 import networkx as nx
 import numpy as np
 
+from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.coloring import _Clusters, _colors_text, _depths, _Proof
+from linkgraph.techniques.coloring import _Clusters, _Colors, _colors_text, _depths, _medusa_colors, _Proof
 
 __all__ = ["weak_hinges"]
 
@@ -104,88 +112,78 @@ def weak_hinges(grid: Grid) -> Iterator[Step]:
 
 
 def _weak_hinges(grid: Grid) -> Iterator[Step]:
-    g = grid.geometry
-    cl = _Clusters(grid, medusa=True)
+    cc = _medusa_colors(grid)
+    cl = cc.cl
     if not cl.clusters:
         return
-    L = np.flatnonzero(grid.live)
-    nl = len(L)
-    pos = np.full(g.number_of_candidates, nl)
-    pos[L] = np.arange(nl)
-    sees = g.sees[np.ix_(L, L)]
-    inside = np.zeros((g.number_of_sets, nl + 1), dtype=bool)  # live members of each set X
-    inside[np.arange(g.number_of_sets)[:, None], pos[g.set_members]] = True
-    inside = inside[:, :nl]
-    occupied = inside.any(axis=1)
-    colors = [
-        [pos[np.array([k for k in nodes if cl.color[k] == x])] for x in (0, 1)] for nodes in cl.clusters
-    ]
-
     # what plain 3D Medusa gives: false colours (their clusters are skipped) and traps
     # (an uncoloured candidate seeing both colours)
-    medusa_out = np.zeros(nl, dtype=bool)
-    usable = []
-    for c, pair in enumerate(colors):
-        seen = [sees[p].any(axis=0) for p in pair]
-        mine = [np.zeros(nl, dtype=bool) for _ in pair]
-        for x in (0, 1):
-            mine[x][pair[x]] = True
-        fails = [
-            bool(seen[x][pair[x]].any())
-            or bool((occupied & ~(inside & ~(seen[x] | mine[1 - x])).any(axis=1)).any())
-            for x in (0, 1)
-        ]
-        if any(fails):
-            if not all(fails):  # (both fail only in a broken grid)
-                medusa_out |= mine[fails.index(True)]
-            continue
-        medusa_out |= seen[0] & seen[1] & ~mine[0] & ~mine[1]
-        usable.append((c, seen, mine[0] | mine[1]))
-
+    failing = cc.failing
+    usable = ~failing.any(axis=1)
+    one = failing.any(axis=1) & ~failing.all(axis=1)  # (both fail only in a broken grid)
+    false_colors = 2 * np.flatnonzero(one) + failing[one].argmax(axis=1)
+    medusa_out = cc.elim[usable].any(axis=0) | cc.mine[false_colors].any(axis=0)
+    if not usable.any():
+        return
+    # weak nodes of each class w: they see the other colour, not w, and are neither coloured nor trapped
+    seen, mine = cc.seen, cc.mine
+    swap = np.arange(len(seen)) ^ 1
+    weak = seen[swap] & ~seen & ~mine & ~mine[swap] & ~medusa_out
+    weak[np.repeat(~usable, 2)] = False
+    # hinge ends a (of a class with weak nodes) and the sets X a sees some but not all live members
+    # of, as bit masks over each set X's members (bit j: member j)
+    g = grid.geometry
+    touched, seen_bits, seen_m = _geometry_tables(g)
+    live_bits = np.zeros(g.number_of_sets + 1, dtype=seen_m.dtype)  # the padding set: no member
+    live_bits[:-1] = grid.live[g.set_members] @ (1 << np.arange(g.size, dtype=np.int64))
+    ends = (usable[cc.klass // 2] & weak.any(axis=1)[cc.klass]).nonzero()[0]
+    a_end, w_end, k_end = cc.at[ends], cc.klass[ends], cc.nodes[ends]
+    sets = touched[k_end]  # (ends, the sets X near each end)
+    live_m = live_bits[sets]
+    unseen = live_m & ~seen_bits[k_end]
+    ie, js = np.nonzero((unseen != live_m) & (unseen != 0))
+    js, unseen = sets[ie, js], unseen[ie, js]
+    # a weak node t of the class completes the hinge when it sees every member a does not
+    # (pair p, weak node t) for every weak node of the pair's class: wt_t[first[w]:][:count] for w
+    wt_w, wt_t = np.nonzero(weak)
+    n_weak = np.bincount(wt_w, minlength=len(weak))
+    first = np.cumsum(n_weak) - n_weak
+    count = n_weak[w_end[ie]]
+    p = np.repeat(np.arange(len(ie)), count)
+    t = wt_t[np.repeat(first[w_end[ie]] - (np.cumsum(count) - count), count) + np.arange(len(p))]
+    ok = (unseen[p] & ~seen_m[cc.L[t], js[p]]) == 0
+    p, t = p[ok], t[ok]
+    w = w_end[ie[p]]
+    order = np.lexsort((t, w))  # by class (cluster, then colour), then weak node
+    found: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for key, a, s in zip(zip(w[order].tolist(), t[order].tolist()), a_end[ie[p[order]]].tolist(),
+                         js[p[order]].tolist()):
+        found.setdefault(key, []).append((a, s))
     done: set[int] = set()
-    ends = np.unique(np.concatenate([p for c, _, _ in usable for p in colors[c]])) if usable else None
-    counts = _Counts(sees, inside, occupied, ends) if usable else None
-    for c, seen, clustered in usable:
-        for x in (0, 1):
-            A, B = colors[c][x], colors[c][1 - x]
-            T = np.flatnonzero(seen[1 - x] & ~seen[x] & ~clustered & ~medusa_out)
-            T = T[~np.isin(T, list(done))]
-            if not len(T):
-                continue
-            found = _hinges(counts, A, T)
-            for t in T.tolist():
-                if t in found and t not in done:
-                    done.add(t)
-                    yield _hinge_step(grid, cl, c, x, L, sees, inside, int(t), B, found[t])
+    for (w, t), hinges in found.items():
+        if t not in done:
+            done.add(t)
+            c, x = divmod(w, 2)
+            yield _hinge_step(grid, cc, c, x, t, hinges)
 
 
-class _Counts:
-    """Per grid: for every live candidate ``a`` and set X, how many live members of X ``a``
-    does not see, and which sets X it can half-empty (sees some members, not all)."""
-
-    def __init__(self, sees: np.ndarray, inside: np.ndarray, occupied: np.ndarray, ends: np.ndarray):
-        self.sees, self.inside = sees, inside
-        self.seesf = sees.astype(np.float32)
-        self.row = np.full(len(sees), -1, dtype=np.int64)  # live index -> row of `need` (ends only)
-        self.row[ends] = np.arange(len(ends))
-        self.need = (~sees[ends]).astype(np.float32) @ inside.astype(np.float32).T  # (ends, sets)
-        self.ok = occupied[None, :] & (self.need > 0) & (self.need < inside.sum(axis=1)[None, :])
-
-
-def _hinges(counts: _Counts, A: np.ndarray, T: np.ndarray) -> dict[int, list[tuple[int, int]]]:
-    """For each weak node of `T`, the (end ``a`` of `A`, set X) pairs that empty a set X:
-    ``a`` sees some but not all members of X, and ``t`` every member ``a`` does not."""
-    out: dict[int, list[tuple[int, int]]] = {}
-    if not len(A) or not len(T):
-        return out
-    rows = counts.row[A]
-    ia, js = np.nonzero(counts.ok[rows])
-    if not len(ia):
-        return out
-    left = (counts.inside[js] & ~counts.sees[A[ia]]).astype(np.float32)  # (pairs, live)
-    hit = (left @ counts.seesf[:, T]) == counts.need[rows[ia], js][:, None]
-    for i, j in zip(*np.nonzero(hit)):
-        out.setdefault(int(T[j]), []).append((int(A[ia[i]]), int(js[i])))
+@lru_cache(maxsize=8)
+def _geometry_tables(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which members of each set X a candidate sees, as ints (bit j: member j): per candidate k,
+    the sets X k sees a member of (ascending, padded with ``number_of_sets``) and those ints; and
+    the ints of every (candidate, set X), ``(candidates, sets)``."""
+    dtype = np.min_scalar_type((1 << g.size) - 1)
+    weights = 1 << np.arange(g.size, dtype=np.int64)
+    rows = [np.flatnonzero(g.incidence[g.sees[k]].any(axis=0)) for k in range(g.number_of_candidates)]
+    touched = np.full((len(rows), max(map(len, rows))), g.number_of_sets, dtype=np.intp)
+    seen_bits = np.zeros(touched.shape, dtype=dtype)
+    seen_all = np.zeros((len(rows), g.number_of_sets), dtype=dtype)
+    for k, sets in enumerate(rows):
+        touched[k, : len(sets)] = sets
+        seen_bits[k, : len(sets)] = seen_all[k, sets] = g.sees[k][g.set_members[sets]] @ weights
+    out = (touched, seen_bits, seen_all)
+    for a in out:
+        a.setflags(write=False)
     return out
 
 
@@ -203,11 +201,13 @@ class _HingeProof(_Proof):
         self.off(self.premise, b)
 
 
-def _hinge_step(
-    grid: Grid, cl: _Clusters, c: int, x: int, L: np.ndarray, sees: np.ndarray, inside: np.ndarray,
-    t: int, B: np.ndarray, ends: list[tuple[int, int]],
-) -> Step:
+def _hinge_step(grid: Grid, cc: _Colors, c: int, x: int, t: int, ends: list[tuple[int, int]]) -> Step:
+    """The step of weak node `t` (a live column of `cc`) for colour x of cluster c; `ends` its
+    (hinge end, set X) pairs."""
     g = grid.geometry
+    cl, L, sees = cc.cl, cc.L, cc.sees
+    b0, b1 = cc.bounds[2 * c + 1 - x], cc.bounds[2 * c + 2 - x]
+    B = cc.at[b0:b1]  # the other colour, B
     # the shortest proof: b of colour B seen by t, and the hinge end a nearest to it in the cluster
     best = None
     for b in B[sees[t, B]].tolist():
@@ -221,7 +221,8 @@ def _hinge_step(
     proof = _HingeProof(grid, cl, kb, kt)
     end = proof.path(ka, False)  # b OFF: colour A is ON
     P = proof.P
-    for m in np.flatnonzero(inside[s]).tolist():
+    inside = cc.members[s]
+    for m in np.sort(inside[inside < len(L)]).tolist():
         km = int(L[m])
         lit = Literal(g.candidate(km), on=False)
         if lit not in P:  # otherwise the chain itself turned it OFF

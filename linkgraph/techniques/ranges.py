@@ -47,7 +47,10 @@ How it relates to its neighbours on the ladder:
 Ranges are taken one level deep: the OFF candidates that lock a box come
 from the premise directly, not from another range. The ranges of a grid are
 listed and locked for many premises at once in
-`linkgraph.techniques.rangetable`.
+`linkgraph.techniques.rangetable`: every live candidate (range traps) and
+every colour (range colour traps) in one pass, the premises packed as bits.
+The clusters and what each colour sees are 3D Medusa's, computed once per
+grid (`linkgraph.techniques.coloring`).
 
 Proofs
 ------
@@ -82,6 +85,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 
 import networkx as nx
 import numpy as np
@@ -90,13 +94,15 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.coloring import _Clusters, _colors_text, _depths, _Proof, _witness
+from linkgraph.techniques.base import bit_column, packed, packed_columns, sees_packed, unpacked
+from linkgraph.techniques.coloring import (
+    _Clusters, _Colors, _colors_text, _depths, _medusa_colors, _Proof, _witness,
+)
 from linkgraph.techniques.rangetable import Range, _RangeTable, find_ranges  # Range, find_ranges re-exported
 
 __all__ = ["Range", "almost_locked_ranges", "find_ranges"]
 
 TECHNIQUE = "almost-locked-range"
-_CHUNK = 128  # premises per block in the vectorised search
 
 
 # ---- the finder ---------------------------------------------------------------
@@ -139,66 +145,85 @@ def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
     >>> step.proof.graph["ranges"]
     ['b2#1: r1c4#1 => r1#1']
     """
-    cl = _Clusters(grid, medusa=True)
-    if not cl.clusters:
+    cc = _medusa_colors(grid)
+    if not cc.cl.clusters:
         return
     table = _RangeTable(grid)
     if not table.size:
         return
-    yield from _traps(grid, cl, table)
-    yield from _color_traps(grid, cl, table)
+    # hits[i, w]: range i turns OFF a candidate of colour class w (class 2c + x: colour x of cluster c)
+    hits = np.logical_or.reduceat(table.targets[:, cc.nodes], cc.starts, axis=1)
+    yield from _traps(grid, cc, table, hits)
+    yield from _color_traps(grid, cc, table, hits)
 
 
-def _class_masks(grid: Grid, cl: _Clusters) -> np.ndarray:
-    """``(2 * clusters, candidates)`` bool: row ``2c + x`` is colour x of cluster c."""
-    M = np.zeros((2 * len(cl.clusters), grid.geometry.number_of_candidates), dtype=bool)
-    for k, x in cl.color.items():
-        M[2 * cl.cluster[k] + x, k] = True
-    return M
+def _class_masks(grid: Grid, cc: _Colors) -> tuple[np.ndarray, np.ndarray]:
+    """``(2 * clusters, candidates)`` bool: the candidates of each colour class, and what it sees."""
+    C = grid.geometry.number_of_candidates
+    M = np.zeros((len(cc.seen), C), dtype=bool)
+    M[cc.klass, cc.nodes] = True
+    seen = np.zeros_like(M)
+    seen[:, cc.L] = cc.seen
+    return M, seen
 
 
-def _traps(grid: Grid, cl: _Clusters, table: _RangeTable) -> Iterator[Step]:
+def _ranged(hits: np.ndarray, locked: np.ndarray) -> np.ndarray:
+    """``(classes, words)``: the premises (bits, as in `locked`) that lock a range hitting each class."""
+    w, i = np.nonzero(hits.T)
+    out = np.zeros((hits.shape[1], locked.shape[1]), dtype=np.uint64)
+    if len(w):
+        starts = np.flatnonzero(np.r_[True, w[1:] != w[:-1]])
+        out[w[starts]] = np.bitwise_or.reduceat(locked[i], starts)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _identity(n: int) -> np.ndarray:
+    """`packed` identity, ``packed(np.eye(n, dtype=bool), pad=False)``: candidate k is ON in
+    premise k alone (read-only)."""
+    k = np.arange(n)
+    out = np.zeros((n + 1, (n + 63) // 64 * 8), dtype=np.uint8)
+    out[k, k // 8] = 128 >> (k % 8)
+    out = out.view(np.uint64)
+    out.setflags(write=False)
+    return out
+
+
+def _traps(grid: Grid, cc: _Colors, table: _RangeTable, hits: np.ndarray) -> Iterator[Step]:
+    # every live candidate x is a premise (bit x): ON itself, OFF what it sees
     g = grid.geometry
+    C = g.number_of_candidates
     live = grid.live
-    M = _class_masks(grid, cl)
-    Mf = M.T.astype(np.float32)
-    per_range = table.counts(M)
-    live_idx = np.flatnonzero(live)  # every live candidate is a premise, taken in blocks
-    for lo in range(0, len(live_idx), _CHUNK):
-        X = live_idx[lo:lo + _CHUNK]
-        on = np.zeros((len(X), g.number_of_candidates), dtype=bool)
-        on[np.arange(len(X)), X] = True
-        off = g.sees[X] & live[None, :]
-        locked = table.lock(on, off)
-        direct = (off.astype(np.float32) @ Mf) > 0
-        ranged = (locked.astype(np.float32) @ per_range) > 0
-        hit = (direct | ranged).reshape(len(X), -1, 2)
-        both_direct = direct.reshape(len(X), -1, 2).all(axis=2)
-        found = hit.all(axis=2) & ~both_direct
-        for i in np.flatnonzero(found.any(axis=1)).tolist():
-            x = int(X[i])
-            for c in np.flatnonzero(found[i]).tolist():
-                if cl.cluster.get(x) == c:
-                    continue
-                yield _trap_step(grid, cl, table, c, x, off[i], locked[i])
-                break
+    M, seen = _class_masks(grid, cc)
+    locked = table.lock_words(_identity(C), sees_packed(g))
+    direct = packed(seen, pad=False)[:-1]  # x sees a candidate of the class (x live)
+    hit = direct | _ranged(hits, locked)
+    found = hit[0::2] & hit[1::2] & ~(direct[0::2] & direct[1::2])  # (clusters, words)
+    found &= ~packed(M[0::2] | M[1::2], pad=False)[:-1]  # not against x's own cluster
+    found &= packed(live[None, :], pad=False)[0]
+    found = unpacked(found, C)
+    if not found.any():
+        return
+    first = found.argmax(axis=0)
+    for x in np.flatnonzero(found.any(axis=0)).tolist():
+        yield _trap_step(grid, cc.cl, table, int(first[x]), x, g.sees[x] & live, bit_column(locked, x))
 
 
-def _color_traps(grid: Grid, cl: _Clusters, table: _RangeTable) -> Iterator[Step]:
-    g = grid.geometry
-    live = grid.live
-    M = _class_masks(grid, cl)
-    seen = np.stack([g.sees[np.flatnonzero(row)].any(axis=0) for row in M]) & live[None, :]
+def _color_traps(grid: Grid, cc: _Colors, table: _RangeTable, hits: np.ndarray) -> Iterator[Step]:
+    # every colour class w is a premise (bit w): ON its candidates, OFF what they see and its other colour
+    cl = cc.cl
+    M, seen = _class_masks(grid, cc)
+    n = len(M)
     other = M.reshape(-1, 2, M.shape[1])[:, ::-1].reshape(M.shape)
-    off = seen | other  # colour w true: what it sees and its other colour are OFF
-    locked = table.lock(M, off)
-    Mf = M.T.astype(np.float32)
-    direct = ((off.astype(np.float32) @ Mf) > 0).reshape(len(M), -1, 2)
-    ranged = ((locked.astype(np.float32) @ table.counts(M)) > 0).reshape(len(M), -1, 2)
+    off = seen | other
+    locked_w = table.lock_words(packed_columns(M, pad=False), packed_columns(off, pad=True))
+    locked = unpacked(locked_w, n).T  # (classes, ranges)
+    direct = np.logical_or.reduceat(off[:, cc.nodes], cc.starts, axis=1).reshape(n, -1, 2)
+    ranged = unpacked(_ranged(hits, locked_w), n).T.reshape(n, -1, 2)
     found = (direct | ranged).all(axis=2) & ~direct.all(axis=2)
     own = np.repeat(np.arange(len(cl.clusters)), 2)
-    found[np.arange(len(M)), own] = False  # a colour against its own cluster is plain 3D Medusa
-    twice = (seen & M).any(axis=1)
+    found[np.arange(n), own] = False  # a colour against its own cluster is plain 3D Medusa
+    twice = cc.twice
     for w in np.flatnonzero(found.any(axis=1) & ~twice).tolist():
         if found[w ^ 1].any() and not twice[w ^ 1]:
             continue  # both colours of the cluster fail: the grid itself is broken

@@ -6,7 +6,8 @@ and not all on one line, would stand in one line's segment once the places
 off that line are OFF: the digit's places on the line outside the box are
 then OFF. `find_ranges` lists every (box, digit, line) that can form one as
 a `Range`; `_RangeTable` holds them as index arrays, to tell which ranges
-each premise locks (`_RangeTable.lock`) and what they turn OFF.
+each premise locks (`_RangeTable.lock`; `_RangeTable.lock_words` for many
+premises packed as bits) and what they turn OFF.
 
 Examples
 --------
@@ -29,7 +30,7 @@ row 1 and onto column 4 alike (r1c4 is all of both segments).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -165,17 +166,20 @@ class _RangeTable:
         full = np.zeros((m, C + 1), dtype=bool)
         full[np.arange(m)[:, None], targets] = True
         self.targets = full[:, :C]
-        # the places of every range, as columns of a compact table; column len(cols) pads
+
+    @cached_property
+    def _compact(self) -> tuple[np.ndarray, ...]:
+        """The places of every range as columns of a compact table (column ``len(cols)`` pads):
+        the columns, then the inside, outside and all places of each range."""
+        C = self.targets.shape[1]
+        inside, outside, _ = self._rows
         places = np.concatenate([inside, outside], axis=1)
-        self.cols = np.unique(places[places < C])
-        width = len(self.cols)
+        cols = np.unique(places[places < C])
 
         def compact(rows: np.ndarray) -> np.ndarray:
-            return np.where(rows < C, np.searchsorted(self.cols, rows), width)
+            return np.where(rows < C, np.searchsorted(cols, rows), len(cols))
 
-        self.inside = compact(inside)
-        self.outside = compact(outside)
-        self.places = compact(places)
+        return cols, compact(inside), compact(outside), compact(places)
 
     def range(self, i: int) -> Range:
         """Range `i` (in `find_ranges` order) as a `Range`."""
@@ -191,18 +195,36 @@ class _RangeTable:
         place on the line is not, and no place in the box is ON (then the box
         is already settled).
         """
+        cols, inside, outside, places = self._compact
         W = on.shape[0]
         pad_true = np.ones((W, 1), dtype=bool)
-        offc = np.concatenate([off[:, self.cols], pad_true], axis=1)
-        onc = np.concatenate([on[:, self.cols], ~pad_true], axis=1)
-        cleared = offc[:, self.outside].all(axis=2)
-        left = (~offc)[:, self.inside].any(axis=2)
-        settled = onc[:, self.places].any(axis=2)
+        offc = np.concatenate([off[:, cols], pad_true], axis=1)
+        onc = np.concatenate([on[:, cols], ~pad_true], axis=1)
+        cleared = offc[:, outside].all(axis=2)
+        left = (~offc)[:, inside].any(axis=2)
+        settled = onc[:, places].any(axis=2)
         return cleared & left & ~settled
 
-    def counts(self, M: np.ndarray) -> np.ndarray:
-        """``(ranges, rows of M)`` float: how many candidates of each row of `M` a range turns OFF."""
-        return self.targets.astype(np.float32) @ M.T.astype(np.float32)
+    def lock_words(self, on: np.ndarray, off: np.ndarray) -> np.ndarray:
+        """`lock` with the premises packed as bits: ``(ranges, words)``, bit p of row i set when
+        premise p locks range i.
+
+        `on` and `off` are ``(candidates + 1, words)`` uint64 (`linkgraph.techniques.base.packed`):
+        bit p of row k is set when premise p makes candidate k ON (OFF); the last row, for the
+        padding, is all 0 in `on` and all 1 in `off`.
+        """
+        inside, outside, _ = self._rows
+        cleared = off[outside[:, 0]]
+        for j in range(1, outside.shape[1]):
+            cleared &= off[outside[:, j]]
+        all_off = off[inside[:, 0]]  # not left: every place on the line OFF
+        settled = on[inside[:, 0]]
+        for j in range(1, inside.shape[1]):
+            all_off &= off[inside[:, j]]
+            settled |= on[inside[:, j]]
+        for j in range(outside.shape[1]):
+            settled |= on[outside[:, j]]
+        return cleared & ~all_off & ~settled
 
     def reach(self, locked_row: np.ndarray) -> np.ndarray:
         """Candidates the ranges locked in one premise row turn OFF."""
