@@ -1,0 +1,312 @@
+"""The nets the AIC searches run on: nodes, their strong and weak links, and what each node sees.
+
+A node is a candidate or a group (the 2+ live places of a digit in one box-line
+intersection). Node ``i`` lies inside set X ``s`` when all its members are
+members of ``s``, and sees candidate ``t`` when all its members do. Two nodes
+inside one set are weakly linked unless they share a member (a candidate and
+its group, two groups); strongly when, moreover, their members are all of the
+set's live members. The nets differ in their nodes and in the sets that link
+them (`_candidate_net`: X-chains, XY-chains, AICs; `_grouped_net`: grouped
+AICs, and the base of the ALS chains in `linkgraph.techniques.alschains`).
+
+Everything is computed on rows of packed bits, one bit per node, from tables
+kept per geometry (`_tables`): each candidate's sets and the candidates it sees,
+each intersection's places, and the sets holding each pattern of its places.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from linkgraph.grid import Grid
+from linkgraph.model import Group
+
+__all__: list[str] = []
+
+
+@dataclass
+class _Net:
+    """The nodes (as member candidate indices) and their link matrices."""
+
+    geometry: object
+    members: list[list[int]]  # candidate indices per node
+    strong: np.ndarray  # (N, N) bool
+    weak: np.ndarray  # (N, N) bool, includes strong
+    sees_all: np.ndarray  # (N, C) bool: candidate sees every member of the node (and is none)
+    table: np.ndarray | None = None  # (N, width) member candidate indices, -1 pads (grouped net)
+
+    @cached_property
+    def preds(self) -> dict[bool, tuple[np.ndarray, np.ndarray]]:
+        """Per link kind (True: strong): (targets v, sources u) of every link u -> v, by v then u."""
+        return {True: _nonzero2(self.strong), False: _nonzero2(self.weak)}
+
+    @cached_property
+    def sees_packed(self) -> np.ndarray:
+        """`sees_all` packed, one row of uint64 words per node."""
+        return _pack(self.sees_all)
+
+    @cached_property
+    def sight(self) -> tuple[np.ndarray, np.ndarray]:
+        """(node, candidate) of every True of `sees_all`, by node then candidate."""
+        return _nonzero2(self.sees_all)
+
+    @cached_property
+    def hits(self) -> np.ndarray:
+        """(N, words) packed, one bit per node: bit a of row b is set when a != b and some
+        candidate sees both nodes (a chain a ... b eliminates it), or a == b is one candidate
+        (a chain from it back to it places it)."""
+        N, C = self.sees_all.shape
+        words = max(1, (N + 63) // 64)
+        node, cand = self.sight
+        seers = np.zeros((C, words * 64), dtype=bool)
+        seers[cand, node] = True
+        seers = np.packbits(seers, axis=1, bitorder="little").view(np.uint64)  # per candidate, the nodes seeing it
+        out = np.zeros((N, words), dtype=np.uint64)
+        if len(node):
+            first = np.flatnonzero(np.concatenate(([True], node[1:] != node[:-1])))
+            out[node.take(first)] = np.bitwise_or.reduceat(seers.take(cand, axis=0), first, axis=0)
+        own, word, bit = _own_bits(N)
+        single = np.ones(N, dtype=bool) if self.table is None or self.table.shape[1] < 2 else self.table[:, 1] < 0
+        out[own, word] = (out[own, word] & ~bit) | np.where(single, bit, np.uint64(0))
+        return out
+
+    def node(self, i: int):
+        """The Candidate or Group of node `i` (built when a chain is read back)."""
+        g = self.geometry
+        mem = self.members[i]
+        if len(mem) == 1:
+            return g.candidate(mem[0])
+        n = g.size
+        return Group(tuple(g.cell(k // n) for k in mem), mem[0] % n + 1)
+
+
+def _nonzero2(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`np.nonzero` of a C-contiguous 2-d array, through the faster flat form."""
+    flat = np.flatnonzero(m)
+    return flat // m.shape[1], flat % m.shape[1]
+
+
+def _own_bits(N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per node i < N, the word (i >> 6) and bit (1 << (i & 63)) of its own start."""
+    own = np.arange(N)
+    return own, own >> 6, np.left_shift(np.uint64(1), (own & 63).astype(np.uint64))
+
+
+def _pack(rows: np.ndarray) -> np.ndarray:
+    """(R, K) bool -> (R, words) uint64, bit k of a row in word k >> 6."""
+    R, K = rows.shape
+    pad = np.zeros((R, max(1, (K + 63) // 64) * 64), dtype=bool)
+    pad[:, :K] = rows
+    return np.packbits(pad, axis=1, bitorder="little").view(np.uint64)
+
+
+def _unpack(words: np.ndarray, count: int) -> np.ndarray:
+    """(R, words) uint64 -> (R, count) bool (the first `count` bits of each row)."""
+    return np.unpackbits(words.view(np.uint8), axis=1, bitorder="little", count=count).view(bool)
+
+
+@lru_cache(maxsize=8)
+def _intersections(g) -> np.ndarray:
+    """(intersections, width) cells of each box-line intersection with 2+ cells, boxes first, then
+    lines, in house order; -1 pads the narrower ones."""
+    boxes = [h for h, house in enumerate(g.houses) if house.kind == "box"]
+    lines = [h for h, house in enumerate(g.houses) if house.kind in ("row", "col")]
+    out = []
+    for b in boxes:
+        box_cells = set(int(c) for c in g.house_cells[b])
+        for h in lines:
+            cells = sorted(box_cells.intersection(int(c) for c in g.house_cells[h]))
+            if len(cells) >= 2:
+                out.append(cells)
+    width = max((len(c) for c in out), default=2)
+    table = np.full((len(out), width), -1, dtype=np.intp)
+    for i, cells in enumerate(out):
+        table[i, : len(cells)] = cells
+    return table
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Per geometry (C candidates, S sets X; pads are C and S)."""
+
+    sets: np.ndarray  # (C, k): the sets holding each candidate, ascending (its cell's set first)
+    seen: np.ndarray  # (C, D): the candidates each candidate sees, ascending
+    sees: np.ndarray  # (C, C) bool: the geometry's `sees`
+    places: np.ndarray  # (w, I * n): per intersection, then digit, the digit's candidates in cell order
+    group_sets: np.ndarray  # (I * n * 2**w, kg): the sets holding the places of each pattern (bit j: place j)
+
+
+@lru_cache(maxsize=8)
+def _tables(g) -> _Tables:
+    n, C, S = g.size, g.number_of_candidates, g.number_of_sets
+    inter = _intersections(g)
+    I, w = inter.shape
+    places = np.where(inter[:, None, :] >= 0, inter[:, None, :] * n + np.arange(n)[None, :, None], C)
+    places = np.ascontiguousarray(places.reshape(-1, w).T)
+    group_sets = []
+    for i in range(I):
+        for d in range(n):
+            for p in range(2**w):
+                cells = [int(inter[i, j]) for j in range(w) if p >> j & 1 and inter[i, j] >= 0]
+                houses = set(g.cell_houses[cells[0]]).intersection(*(g.cell_houses[c] for c in cells[1:])) if cells else ()
+                group_sets.append(sorted(g.number_of_cells + h * n + d for h in houses))
+    out = _Tables(_padded([np.flatnonzero(r) for r in g.incidence], S), _padded([np.flatnonzero(r) for r in g.sees], C),
+                  g.sees, places, _padded(group_sets, S))
+    for a in (out.sets, out.seen, out.places, out.group_sets):  # (sees is read-only already)
+        a.setflags(write=False)
+    return out
+
+
+def _padded(rows: list, pad: int) -> np.ndarray:
+    width = max(1, max((len(r) for r in rows), default=1))
+    out = np.full((len(rows), width), pad, dtype=np.intp)
+    for i, r in enumerate(rows):
+        out[i, : len(r)] = r
+    return out
+
+
+def _node_links(g, sets: np.ndarray, size: np.ndarray, live_per_set: np.ndarray, w: int) -> tuple:
+    """(weak, strong) packed rows: per node, the nodes inside one of its `sets` ((N, k), S pads),
+    and those whose size is the set's live count (at most n) less the node's own `size` (at
+    most w). Nodes are not told apart from themselves or from nodes sharing members."""
+    n, S = g.size, g.number_of_sets
+    N, k = sets.shape
+    words = max(1, (N + 63) // 64)
+    ns = sets.ravel()
+    na = np.arange(N * k) // k
+    held = np.zeros((S + 1, words * 64), dtype=bool)
+    held[ns, na] = True
+    held[S] = False
+    held = np.packbits(held, axis=1, bitorder="little").view(np.uint64).take(ns, axis=0)
+    first = np.arange(0, N * k, k)
+    weak = np.bitwise_or.reduceat(held, first, axis=0)
+    # the set's live count less this node's size, offset by w (from -w up)
+    by_size = np.zeros((n + w + 1, words * 64), dtype=bool)
+    by_size[size + w, np.arange(N)] = True
+    by_size = np.packbits(by_size, axis=1, bitorder="little").view(np.uint64)
+    held &= by_size.take(live_per_set.take(ns) - size.take(na) + w, axis=0)
+    return weak, np.bitwise_or.reduceat(held, first, axis=0)
+
+
+def _sight(tb: _Tables, live: np.ndarray, cols: np.ndarray, start: int) -> tuple[np.ndarray, np.ndarray]:
+    """(node, candidate) pairs: the live candidates each node sees, by node then candidate;
+    `cols` (w, N): each node's members (a narrower node repeats its first member), one member
+    per node before `start`."""
+    C = len(live)
+    base = tb.seen.take(cols[0], axis=0)  # (N, D), C pads
+    ok = np.append(live, False).take(base)
+    if start < len(base):
+        seen = np.minimum(base[start:], C - 1)  # (the pads are not live)
+        for col in cols[1:]:
+            ok[start:] &= tb.sees[col[start:, None], seen]
+    flat = np.flatnonzero(ok)
+    return flat // base.shape[1], base.ravel().take(flat)
+
+
+def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_major: bool = False) -> _Net:
+    """The candidate net of `mode` ("x", "xy" or "aic"); for "x" without `digit`, every digit's
+    net side by side (no link joins two digits), ordered digit by digit when `digit_major`.
+
+    X-chains link through houses only; XY-chains strongly through cells (their nodes are the
+    candidates of bivalue cells) and weakly through houses; AICs through every set X."""
+    g = grid.geometry
+    n, C, S = g.size, g.number_of_candidates, g.number_of_sets
+    tb = _tables(g)
+    live = grid.live
+    idx = every = np.flatnonzero(live)
+    if digit is not None:
+        idx = idx[idx % n == digit]
+    if mode == "xy":
+        idx = idx[grid.counts[idx // n] == 2]
+    if digit_major:
+        idx = idx[np.argsort(idx % n, kind="stable")]
+    N = len(idx)
+    members = [[k] for k in idx.tolist()]
+    sets = tb.sets.take(idx, axis=0)
+    live_per_set = np.bincount(sets.ravel() if len(idx) == len(every) else tb.sets.take(every, axis=0).ravel(),
+                               minlength=S + 1)
+    live_per_set[S] = 0
+    size = np.ones(N, dtype=np.intp)
+    house = np.ascontiguousarray(sets[:, 1:])  # the cell's set comes first
+    if mode == "x":
+        weak, strong = _node_links(g, house, size, live_per_set, 1)
+    elif mode == "xy":
+        weak, _ = _node_links(g, house, size, live_per_set, 1)
+        _, strong = _node_links(g, np.ascontiguousarray(sets[:, :1]), size, live_per_set, 1)
+        weak |= strong
+    else:
+        weak, strong = _node_links(g, sets, size, live_per_set, 1)
+    strong, weak = _unpack(strong, N), _unpack(weak, N)
+    np.fill_diagonal(strong, False)
+    np.fill_diagonal(weak, False)
+    node, cand = _sight(tb, live, idx[None, :], N)
+    sees_all = np.zeros((N, C), dtype=bool)
+    sees_all[node, cand] = True
+    net = _Net(g, members, strong, weak, sees_all)
+    net.sight = node, cand  # the cached property, filled in
+    return net
+
+
+def _grouped_net(grid: Grid) -> _Net:
+    """Candidates, then group nodes (2+ places of a digit in one box-line intersection) by
+    intersection and digit, each group's members in cell order."""
+    g = grid.geometry
+    C, S = g.number_of_candidates, g.number_of_sets
+    tb = _tables(g)
+    live = grid.live
+    idx = np.flatnonzero(live)
+    nc = len(idx)
+    w = tb.places.shape[0]
+    # group nodes: the live places of a digit in an intersection, 2+ of them
+    on = np.append(live, False).take(tb.places)  # (w, I * n)
+    size = on.sum(axis=0)
+    grp = np.flatnonzero(size >= 2)
+    on = on.take(grp, axis=1)
+    mem = np.where(on, tb.places.take(grp, axis=1), C)
+    mem.sort(axis=0)  # (w, groups): live places first, in cell order
+    pattern = (on * (1 << np.arange(w))[:, None]).sum(axis=0)
+    size = np.concatenate((np.ones(nc, dtype=np.intp), size.take(grp)))
+    N = len(size)
+    members = [[k] for k in idx.tolist()]
+    members += [row[:k] for row, k in zip(mem.T.tolist(), size[nc:].tolist())]
+    table = np.full((N, w), -1, dtype=np.intp)
+    table[:nc, 0] = idx
+    table[nc:] = np.where(mem < C, mem, -1).T
+    # links through the sets holding each node: a candidate's from the table, a group's by its pattern
+    cand_sets = tb.sets.take(idx, axis=0)
+    group_sets = tb.group_sets.take(grp * 2**w + pattern, axis=0)
+    k = max(cand_sets.shape[1], group_sets.shape[1])
+    sets = np.full((N, k), S, dtype=np.intp)
+    sets[:nc, : cand_sets.shape[1]] = cand_sets
+    sets[nc:, : group_sets.shape[1]] = group_sets
+    live_per_set = np.bincount(cand_sets.ravel(), minlength=S + 1)
+    live_per_set[S] = 0
+    weak, strong = _node_links(g, sets, size, live_per_set, w)
+    # nodes sharing a member with each node (itself included) are not linked
+    words = weak.shape[1]
+    local = np.full(C + 1, nc, dtype=np.intp)
+    local[idx] = np.arange(nc)
+    gl = local.take(mem)  # (w, groups): each member's candidate node; pads: nc
+    share = np.zeros((nc + 1, words * 64), dtype=bool)
+    share[np.arange(nc), np.arange(nc)] = True
+    share[gl, np.arange(nc, N)] = True
+    share[nc] = False
+    share = np.packbits(share, axis=1, bitorder="little").view(np.uint64)
+    gshare = share.take(gl[0], axis=0)
+    for row in gl[1:]:
+        gshare |= share.take(row, axis=0)
+    apart = ~np.concatenate((share[:nc], gshare))
+    weak &= apart
+    strong &= apart
+    cols = np.empty((w, N), dtype=np.intp)
+    cols[:, :nc] = idx
+    cols[:, nc:] = np.where(mem < C, mem, mem[:1])
+    node, cand = _sight(tb, live, cols, nc)
+    sees_all = np.zeros((N, C), dtype=bool)
+    sees_all[node, cand] = True
+    net = _Net(g, members, _unpack(strong, N), _unpack(weak, N), sees_all, table)
+    net.sight = node, cand  # the cached property, filled in
+    return net
