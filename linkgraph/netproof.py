@@ -26,6 +26,44 @@ __all__ = ["BranchProof", "Outcome"]
 _MAX_OPTIONS = 12
 
 
+def _options_many(st: Structure, ron: np.ndarray, roff: np.ndarray, failed: list[int]) -> list[list]:
+    """`BranchProof.contradiction_options` of many branches (rows of `ron`, `roff`, failing at
+    rounds `failed`): per branch, the (kind, set or -1, literal keys) of each contradiction
+    present at its failing round, by round, size, kind and set, at most `_MAX_OPTIONS`."""
+    n = len(failed)
+    c = np.asarray(failed, dtype=np.int64)[:, None]
+    on = (ron >= 0) & (ron <= c)
+    off = (roff >= 0) & (roff <= c)
+    opts: list[list] = [[] for _ in range(n)]
+    for i, k in zip(*(x.tolist() for x in np.nonzero(on & off))):
+        opts[i].append((max(int(ron[i, k]), int(roff[i, k])), "both", -1, [(k, True), (k, False)]))
+    tb = st.tables
+    if len(tb.mem_idx):
+        idx, start = tb.mem_idx, tb.mem_start
+        empty = np.logical_and.reduceat(off[:, idx], start, axis=1)
+        ncount = np.add.reduceat(on[:, idx].astype(np.int32), start, axis=1)
+        members = st.members_list
+        ie, je = np.nonzero(empty)
+        if len(ie):
+            last = np.maximum.reduceat(roff[:, idx], start, axis=1)[ie, je].tolist()
+            for i, j, r in zip(ie.tolist(), je.tolist(), last):
+                opts[i].append((r, "empty", j, [(m, False) for m in members[j]]))
+        it, jt = np.nonzero(ncount >= 2)
+        if len(it):
+            ron_l = ron[np.unique(it)]
+            rows = dict(zip(np.unique(it).tolist(), ron_l.tolist()))
+            on_l = dict(zip(np.unique(it).tolist(), on[np.unique(it)].tolist()))
+            for i, j in zip(it.tolist(), jt.tolist()):
+                r, o = rows[i], on_l[i]
+                ons = sorted((m for m in members[j] if o[m]), key=lambda m: (r[m], m))[:2]
+                opts[i].append((max(r[m] for m in ons), "two-on", j, [(m, True) for m in ons]))
+    out = []
+    for o in opts:
+        o.sort(key=lambda o: (o[0], len(o[3]), o[1], o[2]))
+        out.append([(kind, j, keys) for _, kind, j, keys in o[:_MAX_OPTIONS]])
+    return out
+
+
 class BranchProof(BranchReasons):
     """Contradictions and support of the literals of one branch, and their proof graph
     (the reasons are `linkgraph.netreasons.BranchReasons`')."""
@@ -69,27 +107,14 @@ class BranchProof(BranchReasons):
         return self._options
 
     def _contradiction_options(self):
-        c = self.failed
-        if c < 0:
-            return []
-        st = self.st
-        on = (self.ron >= 0) & (self.ron <= c)
-        off = (self.roff >= 0) & (self.roff <= c)
-        opts = []
-        for k in np.flatnonzero(on & off):
-            opts.append((max(self.ron[k], self.roff[k]), "both", -1, [(int(k), True), (int(k), False)]))
-        tb = st.tables
-        if len(tb.mem_idx):
-            empty = np.logical_and.reduceat(off[tb.mem_idx], tb.mem_start)
-            ncount = np.add.reduceat(on[tb.mem_idx].astype(np.int32), tb.mem_start)
-            for j in np.flatnonzero(empty):
-                mem = st.members[j]
-                opts.append((int(self.roff[mem].max()), "empty", int(j), [(int(m), False) for m in mem]))
-            for j in np.flatnonzero(ncount >= 2):
-                ons = sorted((int(m) for m in st.members[j] if on[m]), key=lambda m: (int(self.ron[m]), m))[:2]
-                opts.append((max(int(self.ron[m]) for m in ons), "two-on", int(j), [(m, True) for m in ons]))
-        opts.sort(key=lambda o: (o[0], len(o[3]), o[1], o[2]))
-        return [(kind, j, keys) for _, kind, j, keys in opts[:_MAX_OPTIONS]]
+        return _options_many(self.st, self.ron[None], self.roff[None], [self.failed])[0]
+
+    @classmethod
+    def _prime(cls, subs: list, ron: np.ndarray, roff: np.ndarray) -> None:
+        """`BranchReasons._prime`, and the contradiction options of the branches too."""
+        super()._prime(subs, ron, roff)
+        for sub, opts in zip(subs, _options_many(subs[0].st, ron, roff, [sub.failed for sub in subs])):
+            sub._options = opts
 
     # ---- support DAG -----------------------------------------------------------
     def support(self, keys, limit: int | None = None, node_limit: int | None = None) -> set | None:
@@ -124,6 +149,9 @@ class BranchProof(BranchReasons):
         n_lits = 0
         stack = list(keys)
         pkeys = self._pkeys
+        # the common reasons read inline: an ON literal's strong set, an OFF one's weak parent
+        ron, roff, members = self._rounds_on, self._rounds_off, self.st.members_list
+        strong, weak = self._strong_set, self._weak_parent
         deferred: list = []  # literals only a sub-net explains: their sub-nets run in a batch
         while stack or deferred:
             if not stack:
@@ -131,7 +159,7 @@ class BranchProof(BranchReasons):
                     break
                 self._net_reasons(deferred)
                 for key in deferred:
-                    stack.extend(p for p, _ in self._memo[key])
+                    stack.extend(pkeys[key])
                 deferred = []
                 continue
             key = stack.pop()
@@ -140,9 +168,9 @@ class BranchProof(BranchReasons):
             seen.add(key)
             if limit is not None and len(seen) > limit:
                 return None
-            k0 = key[0]
-            if k0 == "group" or k0 == "empty":
-                if node_limit is not None and k0 == "group":
+            k = key[0]
+            if k.__class__ is str:  # a group or an empty set
+                if node_limit is not None and k == "group":
                     groups.add(key[1])
                     if n_lits + len(groups) > node_limit:
                         return None
@@ -154,10 +182,23 @@ class BranchProof(BranchReasons):
                     return None
             out = pkeys.get(key)
             if out is None:
-                out = self._parent_keys(*key)
-                if out is None:
-                    deferred.append(key)
+                if key[1]:
+                    if ron[k] > 0:
+                        j = strong[k]
+                        assert j >= 0, "ON literal without a reason"
+                        out = pkeys[key] = [(m, False) for m in members[j] if m != k]
+                    else:
+                        continue
+                elif roff[k] <= 0:
                     continue
+                elif (j := weak[k]) >= 0:
+                    stack.append((j, True))
+                    continue
+                else:
+                    out = self._parent_keys(k, False)
+                    if out is None:
+                        deferred.append(key)
+                        continue
             stack.extend(out)
         return seen
 
