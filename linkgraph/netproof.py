@@ -30,33 +30,42 @@ def _options_many(st: Structure, ron: np.ndarray, roff: np.ndarray, failed: list
     """`BranchProof.contradiction_options` of many branches (rows of `ron`, `roff`, failing at
     rounds `failed`): per branch, the (kind, set or -1, literal keys) of each contradiction
     present at its failing round, by round, size, kind and set, at most `_MAX_OPTIONS`."""
-    n = len(failed)
+    n, L = ron.shape
+    failed = [int(f) for f in failed]
     c = np.asarray(failed, dtype=np.int64)[:, None]
     on = (ron >= 0) & (ron <= c)
     off = (roff >= 0) & (roff <= c)
     opts: list[list] = [[] for _ in range(n)]
     for i, k in zip(*(x.tolist() for x in np.nonzero(on & off))):
         opts[i].append((max(int(ron[i, k]), int(roff[i, k])), "both", -1, [(k, True), (k, False)]))
-    tb = st.tables
-    if len(tb.mem_idx):
-        idx, start = tb.mem_idx, tb.mem_start
-        empty = np.logical_and.reduceat(off[:, idx], start, axis=1)
-        ncount = np.add.reduceat(on[:, idx].astype(np.int32), start, axis=1)
+    S = len(st.sets)
+    if S:
+        # the branch had no contradiction before round c, so each set of one holds a literal
+        # of round c: only those sets are read (and each option's round is c)
+        cs, mem = st.cs_pad, st.mem_pad_ext  # padded with S and L
         members = st.members_list
-        ie, je = np.nonzero(empty)
-        if len(ie):
-            last = np.maximum.reduceat(roff[:, idx], start, axis=1)[ie, je].tolist()
-            for i, j, r in zip(ie.tolist(), je.tolist(), last):
-                opts[i].append((r, "empty", j, [(m, False) for m in members[j]]))
-        it, jt = np.nonzero(ncount >= 2)
-        if len(it):
-            ron_l = ron[np.unique(it)]
-            rows = dict(zip(np.unique(it).tolist(), ron_l.tolist()))
-            on_l = dict(zip(np.unique(it).tolist(), on[np.unique(it)].tolist()))
-            for i, j in zip(it.tolist(), jt.tolist()):
-                r, o = rows[i], on_l[i]
-                ons = sorted((m for m in members[j] if o[m]), key=lambda m: (r[m], m))[:2]
-                opts[i].append((max(r[m] for m in ons), "two-on", j, [(m, True) for m in ons]))
+        for rounds, kind in ((roff, "empty"), (ron, "two-on")):
+            i, k = np.nonzero(rounds == c)
+            flag = np.zeros((n, S + 1), dtype=bool)
+            flag[i[:, None], cs[k]] = True
+            i, j = np.nonzero(flag[:, :S])
+            if not len(i):
+                continue
+            m = mem[j]
+            if kind == "empty":
+                off_ext = np.ones((n, L + 1), dtype=bool)
+                off_ext[:, :L] = off
+                hit = off_ext[i[:, None], m].all(axis=1)
+                for i1, j1 in zip(i[hit].tolist(), j[hit].tolist()):  # its last member OFF at c
+                    opts[i1].append((failed[i1], "empty", j1, [(x, False) for x in members[j1]]))
+            else:
+                on_ext = np.zeros((n, L + 1), dtype=bool)
+                on_ext[:, :L] = on
+                hit = on_ext[i[:, None], m].sum(axis=1) >= 2
+                for i1, j1 in zip(i[hit].tolist(), j[hit].tolist()):
+                    r, o = ron[i1], on[i1]
+                    ons = sorted((x for x in members[j1] if o[x]), key=lambda x: (int(r[x]), x))[:2]
+                    opts[i1].append((failed[i1], "two-on", j1, [(x, True) for x in ons]))  # the second ON at c
     out = []
     for o in opts:
         o.sort(key=lambda o: (o[0], len(o[3]), o[1], o[2]))
