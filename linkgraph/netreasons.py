@@ -106,6 +106,7 @@ class BranchReasons:
         self._nets: set[tuple[int, bool]] = set()  # literals only a sub-net explains
         self._pkeys: dict = {}  # (k, on) -> parent keys of its reason (what supports walk)
         self._subnets: dict = {}  # (k, False) -> the sub-net behind its reason (edge texts on demand)
+        self.batch: list = []  # branches (of this structure, depth and level) whose sub-nets run with ours
 
     @cached_property
     def _weak_parent(self) -> list[int]:
@@ -279,23 +280,43 @@ class BranchReasons:
         """The sub-nets of every OFF literal without a weak parent (those a sub-net may
         have to explain), run in one batch the first time any is needed: (Run, row of
         each candidate). Each candidate is assumed ON with the branch's literals of the
-        rounds before its own; a branch's run does not depend on the others in its batch."""
+        rounds before its own; a branch's run does not depend on the others in its batch,
+        which also holds the sub-nets of the branches `batch` joined to this one."""
         from linkgraph.bitnet import advance
 
-        ks = np.flatnonzero((self.roff > 0) & (np.asarray(self._weak_parent) < 0))
-        ts = self.roff[ks].astype(np.int64)[:, None]
-        on = (self.ron >= 0) & (self.ron < ts)
-        off = (self.roff >= 0) & (self.roff < ts)
-        on[np.arange(len(ks)), ks] = True
-        run = advance(self.st, on, off, depth=self.depth, level=self.level - 1, track=True)
-        return run, dict(zip(ks.tolist(), range(len(ks))))
+        group = [self] + [m for m in self.batch if m is not self and "_sub_runs" not in m.__dict__]
+        ons, offs, rows = [], [], []
+        o = 0
+        for m in group:
+            ks = np.flatnonzero((m.roff > 0) & (np.asarray(m._weak_parent) < 0))
+            ts = m.roff[ks].astype(np.int64)[:, None]
+            on = (m.ron >= 0) & (m.ron < ts)
+            on[np.arange(len(ks)), ks] = True
+            ons.append(on)
+            offs.append((m.roff >= 0) & (m.roff < ts))
+            rows.append(dict(zip(ks.tolist(), range(o, o + len(ks)))))
+            o += len(ks)
+        run = advance(self.st, np.concatenate(ons), np.concatenate(offs), depth=self.depth, level=self.level - 1,
+                      track=True)
+        for m, row in zip(group[1:], rows[1:]):
+            m.__dict__["_sub_runs"] = (run, row)
+        return run, rows[0]
 
     def _net_reasons(self, keys) -> None:
         """Find the sub-nets of OFF literals `keys` that only a sub-net explains, and their
-        reasons' parent keys (the edge texts are written by `reason`, on demand): each
-        candidate, assumed ON with the branch's literals of the rounds before its own, fails
-        in a sub-net of one level less (see `_sub_runs`)."""
+        reasons' parent keys (see `_prepare` and `_resolve`)."""
+        self._prepare([key for key in keys if key not in self._subnets])
+        for key in keys:
+            self._resolve(key)
+
+    def _prepare(self, keys) -> None:
+        """Make the sub-nets of OFF literals `keys`, in one batch: each candidate, assumed ON
+        with the branch's literals of the rounds before its own, fails in a sub-net of one
+        level less (see `_sub_runs`); their reason arrays are found in one pass."""
         st = self.st
+        keys = [key for key in keys if key not in self._subnets]
+        if not keys:
+            return
         assert self.level >= 1, f"OFF literal {st.candidate(keys[0][0])} without a reason"
         run, row = self._sub_runs
         rows = [row[k] for k, _ in keys]
@@ -306,8 +327,15 @@ class BranchReasons:
             assert failed >= 0, f"sub-net of {st.candidate(k)} does not fail"
             subs.append(type(self)(st, rounds[i, 0], rounds[i, 1], failed, depth=self.depth, level=self.level - 1))
         type(self)._prime(subs, rounds[:, 0], rounds[:, 1])  # their reason arrays, all at once
-        for key, sub in zip(keys, subs):
-            self._subnets[key] = sub
+        for sub in subs if self.level >= 2 else ():
+            sub.batch = subs  # and their own sub-nets, if they need any, in one run
+        self._subnets.update(zip(keys, subs))
+
+    def _resolve(self, key) -> None:
+        """The parent keys of OFF literal `key` from its (prepared) sub-net's best contradiction
+        (the edge texts are written by `reason`, on demand)."""
+        if key not in self._pkeys:
+            sub = self._subnets[key]
             outer = self._outer(key[0], sub)
             self._pkeys[key] = outer or [p for p, _ in self._net_reason(key[0], sub)]
 
