@@ -156,13 +156,23 @@ class Run:
     in it (-1: not there) and ``t0`` the rounds done before it.
     """
 
-    def __init__(self, B, ON, OFF, on0, off0, news_on, news_off, failed, tail=None, tail_pos=None, t0=0):
+    def __init__(self, B, ON, OFF, start, news_on, news_off, failed, tail=None, tail_pos=None, t0=0):
         self.B = B
         self.ON, self.OFF = ON, OFF
-        self.on0, self.off0 = on0, off0
+        self._start = start  # the packed words the run started from, ON and OFF
         self.news_on, self.news_off = news_on, news_off
         self.failed = failed
         self.tail, self.tail_pos, self.t0 = tail, tail_pos, t0
+
+    @cached_property
+    def on0(self) -> np.ndarray:
+        """(B, L) bool: the literals each branch started with ON."""
+        return np.ascontiguousarray(unpack(self._start[0], self.B).T)
+
+    @cached_property
+    def off0(self) -> np.ndarray:
+        """(B, L) bool: the literals each branch started with OFF."""
+        return np.ascontiguousarray(unpack(self._start[1], self.B).T)
 
     @cached_property
     def _stacks(self):
@@ -254,13 +264,50 @@ class Run:
 def _compact(st, ON, OFF, live, B, t, *, depth, level, track):
     """Finish the `live` branches in a state of their own, as few words as they need."""
     keep = np.flatnonzero(unpack(live[None, :], B)[0])
-    L = ON.shape[0]
-    on = unpack(ON, B)[:, keep].T
-    off = unpack(OFF, B)[:, keep].T
-    tail = advance(st, np.ascontiguousarray(on), np.ascontiguousarray(off), depth=depth, level=level, track=track)
+    W = -(-len(keep) // 64)
+    tail = _advance(st, _select(ON, B, keep, W), _select(OFF, B, keep, W), len(keep), depth=depth, level=level,
+                    track=track)
     pos = np.full(B, -1, dtype=np.int64)
     pos[keep] = np.arange(len(keep))
     return tail, pos, keep
+
+
+def _select(words: np.ndarray, B: int, bs: np.ndarray, W: int) -> np.ndarray:
+    """(L, W) words of the branches `bs` of `words` (bit i: branch ``bs[i]``)."""
+    L = words.shape[0]
+    bits = np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")
+    t = np.zeros((L, W * 64), dtype=np.uint8)
+    t[:, : len(bs)] = bits.take(bs, axis=1)  # rows stay contiguous: no transposed copy
+    return np.packbits(t, axis=1, bitorder="little").view(np.uint64)
+
+
+def _spread(cols: np.ndarray, ib: np.ndarray, W: int) -> np.ndarray:
+    """(L, W) words in which bit j is ``cols[:, ib[j]]`` (`ib` ascending: each column fills
+    one run of consecutive bits), built from the few (column, word) pairs those runs touch."""
+    L, nb = cols.shape
+    cnt = np.bincount(ib, minlength=nb)
+    used = np.flatnonzero(cnt)
+    s = (np.cumsum(cnt) - cnt)[used]  # each used column's first bit and one past its last
+    e = s + cnt[used]
+    w0 = s >> 6
+    nw = ((e - 1) >> 6) - w0 + 1
+    pb = np.repeat(used, nw)
+    first = np.repeat(np.cumsum(nw) - nw, nw)
+    pw = np.repeat(w0, nw) + np.arange(len(pb)) - first
+    lo = np.clip(np.repeat(s, nw) - pw * 64, 0, 64).astype(np.uint64)
+    hi = np.clip(np.repeat(e, nw) - pw * 64, 0, 64).astype(np.uint64)
+    mask = _below(hi) & ~_below(lo)
+    order = np.argsort(pw, kind="stable")
+    pb, pw, mask = pb[order], pw[order], mask[order]
+    starts = np.flatnonzero(np.r_[True, pw[1:] != pw[:-1]])
+    out = np.zeros((L, W), dtype=np.uint64)
+    out[:, pw[starts]] = np.bitwise_or.reduceat(np.where(cols[:, pb], mask, np.uint64(0)), starts, axis=1)
+    return out
+
+
+def _below(x: np.ndarray) -> np.ndarray:
+    """Words with the bits below `x` set (x in 0..64)."""
+    return np.where(x >= 64, _ONES, (np.uint64(1) << np.minimum(x, 63)) - np.uint64(1))
 
 
 def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, track: bool = True) -> Run:
@@ -273,13 +320,19 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
     of its sets has an ON member (not itself), ON when one of its sets has no
     other member left.
     """
-    B, L = on.shape
+    B = on.shape[0]
+    W = max(1, -(-B // 64))
+    return _advance(st, pack(on, W), pack(off, W), B, depth=depth, level=level, track=track)
+
+
+def _advance(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: int, level: int, track: bool) -> Run:
+    """`advance` from packed (L, W) words of the branches' ON and OFF literals."""
+    L, W = on_words.shape
     tb = st.tables
     S = tb.S
-    W = max(1, -(-B // 64))
     Z = np.zeros((L + 1, 2 * W), dtype=np.uint64)  # [ON | not OFF]; row L pads: never ON, always OFF
-    Z[:L, :W] = pack(on, W)
-    Z[:L, W:] = ~pack(off, W)
+    Z[:L, :W] = on_words
+    Z[:L, W:] = ~off_words
     ON, NOT = Z[:L, :W], Z[:L, W:]
     alive = pack(np.ones((B, 1), dtype=bool), W)[0]
     done = np.zeros(W, dtype=np.uint64)
@@ -328,7 +381,7 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
             if 2 * (-(-n_live // 64)) <= W:
                 tail, pos, keep = _compact(st, ON, ~NOT, live, B, t, depth=depth, level=level, track=track)
                 failed[keep] = np.where(tail.failed >= 0, tail.failed + (t - 1), failed[keep])
-                return Run(B, ON, ~NOT, on, off, news_on, news_off, failed, tail, pos, t - 1)
+                return Run(B, ON, ~NOT, (on_words, off_words), news_on, news_off, failed, tail, pos, t - 1)
         G[:S, :W] = one[:, :W]
         np.invert(two[:, W:], out=G[:S, W:])
         acc = reduce_or(take(G, cs_t, axis=0), axis=0)
@@ -379,21 +432,24 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
         if track:
             news_on.append(new_on)
             news_off.append(new_off)
-    return Run(B, ON, ~NOT, on, off, news_on, news_off, failed)
+    return Run(B, ON, ~NOT, (on_words, off_words), news_on, news_off, failed)
 
 
 def _nest(st, ON, NOT, new_off, stopped, B, W, *, depth: int, level: int):
     """Sub-nets: each open candidate of each stopped branch tried ON; failures turn OFF this round."""
     bs = np.flatnonzero(unpack(stopped[None, :], B)[0])
-    on_b = unpack(ON, B)[:, bs].T  # (nb, L) snapshot
-    off_b = unpack(~NOT, B)[:, bs].T
-    ib, ks = np.nonzero(~on_b & ~off_b)
+    on_t = unpack(ON, B)[:, bs]  # (L, nb) snapshot
+    off_t = unpack(~NOT, B)[:, bs]
+    ib, ks = np.nonzero((~(on_t | off_t)).T)  # by branch, then candidate
     add = np.zeros((B, ON.shape[0]), dtype=bool)
     for start in range(0, len(ib), _CHUNK):
         i, k = ib[start : start + _CHUNK], ks[start : start + _CHUNK]
-        son, soff = on_b[i].copy(), off_b[i]
-        son[np.arange(len(i)), k] = True
-        run = advance(st, son, soff, depth=depth, level=level - 1, track=False)
+        n = len(i)
+        Wn = -(-n // 64)
+        j = np.arange(n)
+        son = _spread(on_t, i, Wn)  # sub-branch j: branch i[j]'s state with candidate k[j] ON
+        np.bitwise_or.at(son, (k, j >> 6), np.uint64(1) << (j & 63).astype(np.uint64))
+        run = _advance(st, son, _spread(off_t, i, Wn), n, depth=depth, level=level - 1, track=False)
         hit = run.failed >= 0
         add[bs[i[hit]], k[hit]] = True
     if not add.any():

@@ -42,6 +42,51 @@ if TYPE_CHECKING:
 __all__ = ["BranchReasons"]
 
 
+def _weak_parents(st: Structure, ron: np.ndarray, roff: np.ndarray) -> np.ndarray:
+    """`BranchReasons._weak_parent` of many branches (rows of `ron`, `roff`) as one array:
+    per OFF literal of round > 0, the least (round, index) ON literal seeing it, derived
+    before it; -1 elsewhere."""
+    n, L = roff.shape
+    out = np.full((n, L), -1, dtype=np.int64)
+    ii, kk = np.nonzero(roff > 0)
+    if len(ii):
+        M = st.sees_pad[kk]  # (pairs, d), padded with L
+        ron_ext = np.full((n, L + 1), -1, dtype=np.int64)
+        ron_ext[:, :L] = ron
+        R = ron_ext[ii[:, None], M]
+        ok = (R >= 0) & (R < roff[ii, kk][:, None])
+        a = np.where(ok, R * (L + 1) + M, np.iinfo(np.int64).max).argmin(axis=1)
+        rows = np.arange(len(ii))
+        has = ok[rows, a]
+        out[ii[has], kk[has]] = M[rows, a][has]
+    return out
+
+
+def _strong_sets(st: Structure, ron: np.ndarray, roff: np.ndarray) -> np.ndarray:
+    """`BranchReasons._strong_set` of many branches (rows of `ron`, `roff`) as one array:
+    per ON literal of round > 0, the best set whose other members were OFF before it
+    (fewest members, then earliest last OFF, then lowest set); -1 elsewhere."""
+    n, L = ron.shape
+    out = np.full((n, L), -1, dtype=np.int64)
+    ii, kk = np.nonzero(ron > 0)
+    if len(ii) and len(st.sets):
+        mem_all, valid_all, base, real = st.strong_tables
+        mem = mem_all[kk]  # (pairs, r, w): the members of each literal's sets
+        valid = valid_all[kk]  # real members other than the literal itself
+        roff_ext = np.full((n, L + 1), -1, dtype=np.int64)
+        roff_ext[:, :L] = roff
+        r = roff_ext[ii[:, None, None], mem]
+        ok = (~valid | ((r >= 0) & (r < ron[ii, kk].astype(np.int64)[:, None, None]))).all(axis=2) & real[kk]
+        big = np.int64(1 << 20)
+        score = base[kk] + (np.where(valid, r, -1).max(axis=2) + 1) * big
+        score = np.where(ok, score, np.iinfo(np.int64).max)
+        best = score.argmin(axis=1)
+        rows = np.arange(len(ii))
+        found = ok[rows, best]
+        out[ii[found], kk[found]] = st.cs_pad[kk, best][found]
+    return out
+
+
 class BranchReasons:
     """The reason of each literal of one branch (arrays of one row), memoized.
 
@@ -60,50 +105,30 @@ class BranchReasons:
         self._memo: dict = {}  # (k, on) -> reason; "best" -> best contradiction
         self._nets: set[tuple[int, bool]] = set()  # literals only a sub-net explains
         self._pkeys: dict = {}  # (k, on) -> parent keys of its reason (what supports walk)
+        self._subnets: dict = {}  # (k, False) -> the sub-net behind its reason (edge texts on demand)
+        self.batch: list = []  # branches (of this structure, depth and level) whose sub-nets run with ours
 
     @cached_property
     def _weak_parent(self) -> list[int]:
         """For each OFF literal, the first ON literal (by round, then index) that sees it and
         was derived before it (-1: none; the literal has another reason)."""
-        ron, roff = self.ron, self.roff
-        ks = np.flatnonzero(ron >= 0)
-        order = ks[np.argsort(ron[ks], kind="stable")]  # by round, then index
-        out = np.full(len(roff), -1, dtype=np.int64)
-        koff = np.flatnonzero(roff > 0)
-        if len(order) and len(koff):
-            A = self.st.sees.take(koff, axis=0).take(order, axis=1)
-            A &= ron[order][None, :] < roff[koff][:, None]
-            first = A.argmax(axis=1)
-            has = A[np.arange(len(koff)), first]
-            out[koff[has]] = order[first[has]]
-        return out.tolist()
+        return _weak_parents(self.st, self.ron[None], self.roff[None])[0].tolist()
 
     @cached_property
     def _strong_set(self) -> list[int]:
         """For each ON literal, the set that forced it: every other member OFF before its
         round; among such sets the fewest members, then the earliest last OFF, then the
         lowest set (-1: none)."""
-        st = self.st
-        L, S = st.size, len(st.sets)
-        out = np.full(L, -1, dtype=np.int64)
-        kon = np.flatnonzero(self.ron > 0)
-        if len(kon) and S:
-            mem_all, valid_all, base, real = st.strong_tables
-            sets = st.cs_pad[kon]  # (n, r), padded with S
-            mem = mem_all[kon]  # (n, r, w): the members of those sets
-            valid = valid_all[kon]  # real members other than the literal itself
-            roff = np.empty(L + 1, dtype=self.roff.dtype)
-            roff[:L], roff[L] = self.roff, -1
-            r = roff[mem]
-            ok = (~valid | ((r >= 0) & (r < self.ron[kon][:, None, None]))).all(axis=2) & real[kon]
-            big = np.int64(1 << 20)
-            score = base[kon] + (np.where(valid, r, -1).max(axis=2) + 1) * big
-            score = np.where(ok, score, np.iinfo(np.int64).max)
-            best = score.argmin(axis=1)
-            rows = np.arange(len(kon))
-            found = ok[rows, best]
-            out[kon[found]] = sets[rows, best][found]
-        return out.tolist()
+        return _strong_sets(self.st, self.ron[None], self.roff[None])[0].tolist()
+
+    @classmethod
+    def _prime(cls, subs: list, ron: np.ndarray, roff: np.ndarray) -> None:
+        """Find the reason arrays of many branches of one structure at once (their rounds
+        `ron`, `roff` as (branches, L) rows): what `_weak_parent` and `_strong_set` give."""
+        st = subs[0].st
+        for sub, w, s in zip(subs, _weak_parents(st, ron, roff).tolist(), _strong_sets(st, ron, roff).tolist()):
+            sub.__dict__["_weak_parent"] = w
+            sub.__dict__["_strong_set"] = s
 
     # ---- literals ---------------------------------------------------------
     def lit(self, k: int, on: bool) -> Literal:
@@ -126,10 +151,14 @@ class BranchReasons:
         key = (k, on)
         if key in self._memo:
             return self._memo[key]
-        out = self._local_reason(k, on)
-        if out is None:
-            self._net_reasons([key])
-            out = self._memo[key]
+        sub = self._subnets.get(key)
+        if sub is None:
+            out = self._local_reason(k, on)
+            if out is None:
+                self._net_reasons([key])
+                sub = self._subnets[key]
+        if sub is not None:
+            out = self._net_reason(k, sub)
         self._memo[key] = out
         return out
 
@@ -251,44 +280,84 @@ class BranchReasons:
         """The sub-nets of every OFF literal without a weak parent (those a sub-net may
         have to explain), run in one batch the first time any is needed: (Run, row of
         each candidate). Each candidate is assumed ON with the branch's literals of the
-        rounds before its own; a branch's run does not depend on the others in its batch."""
+        rounds before its own; a branch's run does not depend on the others in its batch,
+        which also holds the sub-nets of the branches `batch` joined to this one."""
         from linkgraph.bitnet import advance
 
-        ks = np.flatnonzero((self.roff > 0) & (np.asarray(self._weak_parent) < 0))
-        ts = self.roff[ks].astype(np.int64)[:, None]
-        on = (self.ron >= 0) & (self.ron < ts)
-        off = (self.roff >= 0) & (self.roff < ts)
-        on[np.arange(len(ks)), ks] = True
-        run = advance(self.st, on, off, depth=self.depth, level=self.level - 1, track=True)
-        return run, dict(zip(ks.tolist(), range(len(ks))))
+        group = [self] + [m for m in self.batch if m is not self and "_sub_runs" not in m.__dict__]
+        ons, offs, rows = [], [], []
+        o = 0
+        for m in group:
+            ks = np.flatnonzero((m.roff > 0) & (np.asarray(m._weak_parent) < 0))
+            ts = m.roff[ks].astype(np.int64)[:, None]
+            on = (m.ron >= 0) & (m.ron < ts)
+            on[np.arange(len(ks)), ks] = True
+            ons.append(on)
+            offs.append((m.roff >= 0) & (m.roff < ts))
+            rows.append(dict(zip(ks.tolist(), range(o, o + len(ks)))))
+            o += len(ks)
+        run = advance(self.st, np.concatenate(ons), np.concatenate(offs), depth=self.depth, level=self.level - 1,
+                      track=True)
+        for m, row in zip(group[1:], rows[1:]):
+            m.__dict__["_sub_runs"] = (run, row)
+        return run, rows[0]
 
     def _net_reasons(self, keys) -> None:
-        """Memoize the reasons of OFF literals `keys` that only a sub-net explains: each
-        candidate, assumed ON with the branch's literals of the rounds before its own, fails
-        in a sub-net of one level less (see `_sub_runs`)."""
+        """Find the sub-nets of OFF literals `keys` that only a sub-net explains, and their
+        reasons' parent keys (see `_prepare` and `_resolve`)."""
+        self._prepare([key for key in keys if key not in self._subnets])
+        for key in keys:
+            self._resolve(key)
+
+    def _prepare(self, keys) -> None:
+        """Make the sub-nets of OFF literals `keys`, in one batch: each candidate, assumed ON
+        with the branch's literals of the rounds before its own, fails in a sub-net of one
+        level less (see `_sub_runs`); their reason arrays are found in one pass."""
         st = self.st
+        keys = [key for key in keys if key not in self._subnets]
+        if not keys:
+            return
         assert self.level >= 1, f"OFF literal {st.candidate(keys[0][0])} without a reason"
         run, row = self._sub_runs
         rows = [row[k] for k, _ in keys]
         rounds = run.rows_many(rows).astype(np.int16)  # (keys, ON/OFF, L), one pass
+        subs = []
         for i, (k, _) in enumerate(keys):
             failed = run.failed[rows[i]]
             assert failed >= 0, f"sub-net of {st.candidate(k)} does not fail"
-            sub = type(self)(st, rounds[i, 0], rounds[i, 1], failed, depth=self.depth, level=self.level - 1)
-            self._memo[(k, False)] = self._net_reason(k, sub)
+            subs.append(type(self)(st, rounds[i, 0], rounds[i, 1], failed, depth=self.depth, level=self.level - 1))
+        type(self)._prime(subs, rounds[:, 0], rounds[:, 1])  # their reason arrays, all at once
+        for sub in subs if self.level >= 2 else ():
+            sub.batch = subs  # and their own sub-nets, if they need any, in one run
+        self._subnets.update(zip(keys, subs))
+
+    def _resolve(self, key) -> None:
+        """The parent keys of OFF literal `key` from its (prepared) sub-net's best contradiction
+        (the edge texts are written by `reason`, on demand)."""
+        if key not in self._pkeys:
+            sub = self._subnets[key]
+            outer = self._outer(key[0], sub)
+            self._pkeys[key] = outer or [p for p, _ in self._net_reason(key[0], sub)]
+
+    @staticmethod
+    def _outer(k: int, sub: BranchProof) -> list:
+        """The premises of sub-net `sub` of ``-k`` other than ``+k``: the literals of its best
+        contradiction's support it starts from (round 0), the contradiction's own included
+        (see _SubNet), in literal order (`sort_key`: local indices follow the candidates'
+        order, ON first)."""
+        found = sub.best_contradiction()
+        assert found is not None, f"sub-net of {sub.st.candidate(k)} has no contradiction"
+        ron, roff = sub._rounds_on, sub._rounds_off
+        me = (k, True)
+        return sorted((key for key in found[3] if key[0].__class__ is not str and key != me
+                       and (ron if key[1] else roff)[key[0]] == 0), key=lambda key: (key[0], not key[1]))
 
     def _net_reason(self, k: int, sub: BranchProof) -> list:
+        """The reason of ``-k`` that sub-net `sub` gives, with its edge texts (the sub-net's
+        proof graph is built only if the step that uses this reason is reported)."""
         st = self.st
-        found = sub.best_contradiction()
-        assert found is not None, f"sub-net of {st.candidate(k)} has no contradiction"
-        kind, j, _, sup = found
-        # the sub-net's premises: the literals of its support it starts from (round 0), the
-        # contradiction's own included (see _SubNet); its proof graph is built only if the
-        # step that uses this reason is reported
-        # in literal order (`sort_key`): local indices follow the candidates' order, ON first
-        me = (k, True)
-        outer = sorted((key for key in sup if key[0] not in ("group", "empty") and key != me
-                        and sub.round(*key) == 0), key=lambda key: (key[0], not key[1]))
+        kind, j, _, _ = sub.best_contradiction()
+        outer = self._outer(k, sub)
         lines = " ".join(str(sub.lit(*key)) for key in outer)
         where = st.set_text(j) if j >= 0 else ""
         via = f"{sub.lit(k, True)} fails ({kind} {where}) given {lines}".strip()

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import networkx as nx
+import numpy as np
 
 from linkgraph.model import Literal, Role, sort_key
 from linkgraph.netnotation import sudokuwiki
@@ -52,10 +53,23 @@ _KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
 
 
 def _branch_proof(prop: Propagation, b: int, cache: dict) -> BranchProof:
-    """The BranchProof of branch `b`, made once per `cache`."""
+    """The BranchProof of branch `b`, made once per `cache`. With nesting, asking for one
+    failed branch makes those of every failed branch: their reason arrays are found in one
+    pass, and their sub-nets run in one batch (`BranchReasons.batch`)."""
     if b not in cache:
-        ron, roff = prop.rounds(b)
-        cache[b] = BranchProof(prop.structure, ron, roff, prop.failed[b], depth=prop.depth, level=prop.level)
+        if prop.level >= 1 and prop.failed[b] >= 0:
+            bs = [x for x in np.flatnonzero(prop.failed >= 0).tolist() if x not in cache]
+        else:
+            bs = [b]
+        prop.prefetch(bs)
+        rows = [prop.rounds(x) for x in bs]
+        proofs = [BranchProof(prop.structure, ron, roff, prop.failed[x], depth=prop.depth, level=prop.level)
+                  for x, (ron, roff) in zip(bs, rows)]
+        if len(bs) > 1:
+            BranchProof._prime(proofs, np.array([r[0] for r in rows]), np.array([r[1] for r in rows]))
+            for bp in proofs:
+                bp.batch = proofs
+        cache.update(zip(bs, proofs))
     return cache[b]
 
 

@@ -153,6 +153,17 @@ class Structure:
         return self.geometry.sees[np.ix_(self.cands, self.cands)]
 
     @cached_property
+    def sees_pad(self) -> np.ndarray:
+        """``(candidates, d)``: the candidates each one sees (`sees`), ascending, padded with
+        the size (one past the last candidate)."""
+        rows, cols = np.nonzero(self.sees)
+        L = self.size
+        n = np.bincount(rows, minlength=L)
+        out = np.full((L, max(int(n.max(initial=0)), 1)), L, dtype=np.int64)
+        out[rows, np.arange(len(rows)) - np.repeat(np.cumsum(n) - n, n)] = cols
+        return out
+
+    @cached_property
     def set_local(self) -> dict[int, int]:
         return {int(s): i for i, s in enumerate(self.sets)}
 
