@@ -61,16 +61,19 @@ class _Net:
         N, C = self.sees_all.shape
         words = max(1, (N + 63) // 64)
         node, cand = self.sight
-        seers = np.zeros((C, words * 64), dtype=bool)
-        seers[cand, node] = True
-        seers = np.packbits(seers, axis=1, bitorder="little").view(np.uint64)  # per candidate, the nodes seeing it
         out = np.zeros((N, words), dtype=np.uint64)
         if len(node):
+            # per candidate, the nodes seeing it; a node's row ORs those of its sight
+            seers = np.zeros((C, words * 64), dtype=bool)
+            seers.ravel()[cand * (words * 64) + node] = True
+            seers = np.packbits(seers, axis=1, bitorder="little").view(np.uint64)
             first = np.flatnonzero(np.concatenate(([True], node[1:] != node[:-1])))
             out[node.take(first)] = np.bitwise_or.reduceat(seers.take(cand, axis=0), first, axis=0)
-        own, word, bit = _own_bits(N)
-        single = np.ones(N, dtype=bool) if self.table is None or self.table.shape[1] < 2 else self.table[:, 1] < 0
-        out[own, word] = (out[own, word] & ~bit) | np.where(single, bit, np.uint64(0))
+        # a node and itself: a pair only when it is one candidate (the candidates come first)
+        own, other = _own(N)
+        out &= other
+        single = N if self.table is None or self.table.shape[1] < 2 else int(np.count_nonzero(self.table[:, 1] < 0))
+        out[:single] |= own[:single]
         return out
 
     def node(self, i: int):
@@ -89,10 +92,16 @@ def _nonzero2(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return flat // m.shape[1], flat % m.shape[1]
 
 
-def _own_bits(N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per node i < N, the word (i >> 6) and bit (1 << (i & 63)) of its own start."""
-    own = np.arange(N)
-    return own, own >> 6, np.left_shift(np.uint64(1), (own & 63).astype(np.uint64))
+@lru_cache(maxsize=64)
+def _own(N: int) -> tuple[np.ndarray, np.ndarray]:
+    """(N, words) uint64 with bit i (word i >> 6) of row i set, and its complement; read-only."""
+    own = np.zeros((N, max(1, (N + 63) // 64)), dtype=np.uint64)
+    i = np.arange(N)
+    own[i, i >> 6] = np.left_shift(np.uint64(1), (i & 63).astype(np.uint64))
+    other = ~own
+    own.setflags(write=False)
+    other.setflags(write=False)
+    return own, other
 
 
 def _pack(rows: np.ndarray) -> np.ndarray:
