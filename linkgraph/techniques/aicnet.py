@@ -143,7 +143,7 @@ class _Tables:
 
     sets: np.ndarray  # (C, k): the sets holding each candidate, ascending (its cell's set first)
     seen: np.ndarray  # (C, D): the candidates each candidate sees, ascending
-    sees: np.ndarray  # (C, C) bool: the geometry's `sees`
+    sees: np.ndarray  # (C, words) uint64: the geometry's `sees`, packed
     places: np.ndarray  # (w, I * n): per intersection, then digit, the digit's candidates in cell order
     group_sets: np.ndarray  # (I * n * 2**w, kg): the sets holding the places of each pattern (bit j: place j)
 
@@ -163,8 +163,8 @@ def _tables(g) -> _Tables:
                 houses = set(g.cell_houses[cells[0]]).intersection(*(g.cell_houses[c] for c in cells[1:])) if cells else ()
                 group_sets.append(sorted(g.number_of_cells + h * n + d for h in houses))
     out = _Tables(_padded([np.flatnonzero(r) for r in g.incidence], S), _padded([np.flatnonzero(r) for r in g.sees], C),
-                  g.sees, places, _padded(group_sets, S))
-    for a in (out.sets, out.seen, out.places, out.group_sets):  # (sees is read-only already)
+                  _pack(g.sees), places, _padded(group_sets, S))
+    for a in (out.sets, out.seen, out.sees, out.places, out.group_sets):
         a.setflags(write=False)
     return out
 
@@ -200,19 +200,23 @@ def _node_links(g, sets: np.ndarray, size: np.ndarray, live_per_set: np.ndarray,
     return weak, np.bitwise_or.reduceat(held, first, axis=0)
 
 
-def _sight(tb: _Tables, live: np.ndarray, cols: np.ndarray, start: int) -> tuple[np.ndarray, np.ndarray]:
-    """(node, candidate) pairs: the live candidates each node sees, by node then candidate;
-    `cols` (w, N): each node's members (a narrower node repeats its first member), one member
-    per node before `start`."""
+def _sight(tb: _Tables, live: np.ndarray, idx: np.ndarray, members: np.ndarray | None = None) -> tuple:
+    """(node, candidate) pairs, by node then candidate: the live candidates each node sees; the
+    nodes are the candidates `idx`, then the groups of `members` ((w, groups): each group's
+    members, a narrower group repeating its first)."""
     C = len(live)
-    base = tb.seen.take(cols[0], axis=0)  # (N, D), C pads
-    ok = np.append(live, False).take(base)
-    if start < len(base):
-        seen = np.minimum(base[start:], C - 1)  # (the pads are not live)
-        for col in cols[1:]:
-            ok[start:] &= tb.sees[col[start:, None], seen]
-    flat = np.flatnonzero(ok)
-    return flat // base.shape[1], base.ravel().take(flat)
+    base = tb.seen.take(idx, axis=0)  # (nc, D), C pads
+    flat = np.flatnonzero(np.append(live, False).take(base))
+    node, cand = flat // base.shape[1], base.ravel().take(flat)
+    if members is not None and members.shape[1]:
+        words = tb.sees.take(members[0], axis=0)
+        for row in members[1:]:
+            words &= tb.sees.take(row, axis=0)
+        words &= _pack(live[None, :])
+        flat = np.flatnonzero(_unpack(words, C))
+        node = np.concatenate((node, len(idx) + flat // C))
+        cand = np.concatenate((cand, flat % C))
+    return node, cand
 
 
 def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_major: bool = False) -> _Net:
@@ -251,7 +255,7 @@ def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_maj
     strong, weak = _unpack(strong, N), _unpack(weak, N)
     np.fill_diagonal(strong, False)
     np.fill_diagonal(weak, False)
-    node, cand = _sight(tb, live, idx[None, :], N)
+    node, cand = _sight(tb, live, idx)
     sees_all = np.zeros((N, C), dtype=bool)
     sees_all[node, cand] = True
     net = _Net(g, members, strong, weak, sees_all)
@@ -310,10 +314,7 @@ def _grouped_net(grid: Grid) -> _Net:
     apart = ~np.concatenate((share[:nc], gshare))
     weak &= apart
     strong &= apart
-    cols = np.empty((w, N), dtype=np.intp)
-    cols[:, :nc] = idx
-    cols[:, nc:] = np.where(mem < C, mem, mem[:1])
-    node, cand = _sight(tb, live, cols, nc)
+    node, cand = _sight(tb, live, idx, np.where(mem < C, mem, mem[:1]))
     sees_all = np.zeros((N, C), dtype=bool)
     sees_all[node, cand] = True
     net = _Net(g, members, _unpack(strong, N), _unpack(weak, N), sees_all, table)
