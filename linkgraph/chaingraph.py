@@ -417,52 +417,60 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, base: int) -> t
     w = min(max_size, k - 1)
     if w < 2:
         return np.zeros((0, 1), dtype=np.int64), []
-    counts = grid.counts
-    bits = grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
-    bits = np.where(counts >= 2, bits, (1 << (n + 1)) - 1)  # solved cells never join an ALS
+    cands = grid.cands
+    bits = cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
+    bits = np.where(grid.counts >= 2, bits, (1 << (n + 1)) - 1)  # solved cells never join an ALS
     bits = np.append(bits, 0)  # the padding cell
     tcells, tsize = _als_table(g, w)
-    u = bits[tcells[0]]
+    u = bits.take(tcells[0])
     for j in range(1, w):
-        u |= bits[tcells[j]]
-    pick = np.flatnonzero(_popcounts(n + 1)[u] == tsize + 1)
+        u |= bits.take(tcells[j])
+    pick = np.flatnonzero(_popcounts(n + 1).take(u) == tsize + 1)
     if not len(pick):
         return np.zeros((0, 1), dtype=np.int64), []
-    cells = tcells[:, pick].T  # (A, w), padded with ncells
-    valid = cells < ncells
-    P = np.concatenate((grid.cands, np.zeros((1, n), dtype=bool)))[cells]  # (A, w, n)
-    cells = np.where(valid, cells, -1)
-    cnt = P.sum(axis=1)  # (A, n)
-    pos = (P * cells[:, :, None]).sum(axis=1)  # (A, n): the cell of a single digit (used only there)
+    cells = tcells.take(pick, axis=1)  # (w, A), padded with ncells
+    A = len(pick)
+    P = np.concatenate((cands, np.zeros((1, n), dtype=bool))).take(cells, axis=0)  # (w, A, n)
+    cnt = P.sum(axis=0)  # (A, n)
+    pos = (P * cells[:, :, None]).sum(axis=0)  # (A, n): the cell of a single digit (used only there)
     single = cnt == 1
-    A = len(cells)
     prio = F_ALS * _FAMW + base + np.arange(A)
     blocks = []
-    # -a -> +b
-    aa, x, y = np.nonzero(single[:, :, None] & single[:, None, :] & (pos[:, :, None] != pos[:, None, :]))
-    s_node = cand_node[pos[aa, x] * n + x]
-    d_node = cand_node[pos[aa, y] * n + y]
-    blocks.append((2 * s_node + 1, 2 * d_node, prio[aa]))
+    # -a -> +b: x and y single in different cells
+    sa, sx = np.nonzero(single)
+    place = pos[sa, sx]
+    r, y = np.nonzero(single.take(sa, axis=0) & (pos.take(sa, axis=0) != place[:, None]))
+    blocks.append((2 * cand_node[place.take(r) * n + sx.take(r)] + 1, 2 * cand_node[pos[sa.take(r), y] * n + y],
+                   prio.take(sa.take(r))))
     # -a -> -c: c holds digit y outside the ALS and sees every ALS cell holding y
-    peers = _peer_words(g)  # (cells + 1, words)
-    holder = np.where(P, np.where(valid, cells, ncells)[:, :, None], ncells)  # (A, w, n)
-    seen = peers[holder[:, 0]]  # (A, n, words)
-    for j in range(1, w):
-        seen &= peers[holder[:, j]]
-    words = seen.shape[-1]
-    ymask = np.zeros((n, 64 * words), dtype=bool)
-    ymask[:, :ncells] = grid.cands.T
-    seen &= np.packbits(ymask, axis=1, bitorder="little").view(np.uint64)[None]
-    seen[cnt == 0] = 0
-    seen = seen.reshape(A * n, words)
-    rows = np.flatnonzero(np.bitwise_or.reduce(seen, axis=1)) if words > 1 else np.flatnonzero(seen[:, 0])
-    r, ec = np.nonzero(np.unpackbits(seen[rows].view(np.uint8), axis=1, count=ncells, bitorder="little"))
-    ea, ey = np.divmod(rows[r], n)
-    if len(ea):
-        srcmask = single[ea] & (np.arange(n)[None, :] != ey[:, None])  # (m, n)
-        r, x2 = np.nonzero(srcmask)
-        a2 = ea[r]
-        s_node = cand_node[pos[a2, x2] * n + x2]
-        d_node = cand_node[ec[r] * n + ey[r]]
-        blocks.append((2 * s_node + 1, 2 * d_node + 1, prio[a2]))
-    return cells, blocks
+    ay = np.flatnonzero(cnt)  # a * n + y
+    if len(ay):
+        ea, ey = ay // n, ay % n
+        peers = _peer_words(g)  # (cells + 1, words); the padding row: all ones
+        holder = np.where(P.reshape(w, -1).take(ay, axis=1), cells.take(ea, axis=1), ncells)  # (w, rows)
+        seen = peers.take(holder[0], axis=0)
+        for j in range(1, w):
+            seen &= peers.take(holder[j], axis=0)
+        seen &= _digit_words(grid).take(ey, axis=0)
+        flat = np.flatnonzero(np.unpackbits(seen.view(np.uint8), axis=1, count=ncells, bitorder="little").view(bool))
+        r = flat // ncells
+        ec = flat - r * ncells
+        ea, ey = ea.take(r), ey.take(r)
+        # every other single digit x of the ALS: -x -> -c
+        other = single.take(ea, axis=0)
+        other.ravel()[np.arange(0, len(ea) * n, n) + ey] = False
+        flat = np.flatnonzero(other)
+        r = flat // n
+        ax = ea.take(r) * n + (flat - r * n)  # a * n + x
+        blocks.append((2 * cand_node[pos.ravel().take(ax) * n + ax % n] + 1,
+                       2 * cand_node[ec.take(r) * n + ey.take(r)] + 1, prio.take(ax // n)))
+    return np.where(cells < ncells, cells, -1).T, blocks
+
+
+def _digit_words(grid: Grid) -> np.ndarray:
+    """(n, words) uint64: the cells holding each digit, as bit words."""
+    g = grid.geometry
+    words = -(-g.number_of_cells // 64)
+    padded = np.zeros((g.size, 64 * words), dtype=bool)
+    padded[:, : g.number_of_cells] = grid.cands.T
+    return np.packbits(padded, axis=1, bitorder="little").view(np.uint64)

@@ -39,7 +39,7 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.aicnet import _candidate_net, _grouped_net, _Net, _nonzero2, _own_bits
+from linkgraph.techniques.aicnet import _candidate_net, _grouped_net, _Net, _nonzero2, _own
 from linkgraph.techniques.base import cached
 from linkgraph.techniques.chainproof import chain_step
 from linkgraph.techniques.singledigit import bitcount
@@ -71,14 +71,22 @@ class _Search:
         self.words = max(1, (self.N + 63) // 64)
         # per link kind (True: strong): (targets v, sources u) of every link u -> v, by v then u
         self.preds = preds if preds is not None else net.preds
-        self.frontier = np.zeros((N, self.words), dtype=np.uint64)  # (N nodes, words): starts reaching v last
-        own, word, bit = _own_bits(min(N, self.N))
-        self.frontier[own, word] = bit
+        # every strong link, as (targets, each target's first link, sources): an ON level runs on all of
+        # them (few, and most carry something); an OFF level on the weak links out of `active` nodes
+        v, u = self.preds[True]
+        first = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1]))) if len(v) else v
+        self.strong = v.take(first), first, u
+        # (N nodes, words): the starts reaching each node at the last level; first, each start itself
+        own, _ = _own(self.N)
+        if self.N >= N:
+            self.frontier = own[:N].copy()
+        else:
+            self.frontier = np.zeros((N, self.words), dtype=np.uint64)
+            self.frontier[: self.N] = own
         # per parity (True: ON), the starts that have not reached the node yet
         self.unseen = {False: ~self.frontier, True: np.full_like(self.frontier, ~np.uint64(0))}
         self.carry = ~self.frontier if close_loops else None  # what an ON level carries on
-        self.active = np.ones(N, dtype=bool)  # the nodes with a start in `frontier`
-        self.active[len(own):] = False
+        self.active: np.ndarray | None = None  # after an ON level, the nodes with a start in `frontier`
         self.history = [self.frontier]
         self.level = 0
         self.alive = N > 0
@@ -94,32 +102,36 @@ class _Search:
             return None
         self.level += 1
         on = bool(self.level % 2)  # OFF -> ON through strong links, ON -> OFF through weak links
-        v, u = self.preds[on]
-        # only the links out of nodes reached at the last level carry anything
-        keep = np.flatnonzero(self.active.take(u))
-        if not len(keep):
+        if on:
+            t, first, u = self.strong
+        else:
+            # only the links out of nodes reached at the last level carry anything
+            v, u = self.preds[False]
+            keep = np.flatnonzero(self.active.take(u))
+            v, u = v.take(keep), u.take(keep)
+            first = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1]))) if len(v) else v
+            t = v.take(first)  # the targets, each with its new starts (not reached before at this parity)
+        if not len(u):
             self.alive = False
             return None
-        v, u = v.take(keep), u.take(keep)
-        first = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1])))
-        t = v.take(first)  # the targets, each with its new starts (not reached before at this parity)
         got = np.bitwise_or.reduceat(self.frontier.take(u, axis=0), first, axis=0)
         unseen = self.unseen[on]
         got &= unseen.take(t, axis=0)
+        if not got.any():
+            self.alive = False
+            return None
         reached = np.zeros_like(self.frontier)
         reached[t] = got
         unseen ^= reached
         new = reached
-        if on and self.carry is not None:
-            # a start reached ON closes a loop (-a ... +a): reported, but not carried on, so no
-            # chain passes through its own start's ON literal (its -a branch would be
-            # contradictory, and its proof graph would need a cycle)
-            new = reached & self.carry
+        if on:
+            if self.carry is not None:
+                # a start reached ON closes a loop (-a ... +a): reported, but not carried on, so no
+                # chain passes through its own start's ON literal (its -a branch would be
+                # contradictory, and its proof graph would need a cycle)
+                new = reached & self.carry
+            self.active = (new != 0) @ np.ones(self.words, dtype=bool)
         self.frontier = new
-        self.active = np.bitwise_or.reduce(new, axis=1) != 0
-        if not reached.any():
-            self.alive = False
-            return None
         self.history.append(new)
         if not on:
             return ()

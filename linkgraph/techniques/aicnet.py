@@ -61,16 +61,19 @@ class _Net:
         N, C = self.sees_all.shape
         words = max(1, (N + 63) // 64)
         node, cand = self.sight
-        seers = np.zeros((C, words * 64), dtype=bool)
-        seers[cand, node] = True
-        seers = np.packbits(seers, axis=1, bitorder="little").view(np.uint64)  # per candidate, the nodes seeing it
         out = np.zeros((N, words), dtype=np.uint64)
         if len(node):
+            # per candidate, the nodes seeing it; a node's row ORs those of its sight
+            seers = np.zeros((C, words * 64), dtype=bool)
+            seers.ravel()[cand * (words * 64) + node] = True
+            seers = np.packbits(seers, axis=1, bitorder="little").view(np.uint64)
             first = np.flatnonzero(np.concatenate(([True], node[1:] != node[:-1])))
             out[node.take(first)] = np.bitwise_or.reduceat(seers.take(cand, axis=0), first, axis=0)
-        own, word, bit = _own_bits(N)
-        single = np.ones(N, dtype=bool) if self.table is None or self.table.shape[1] < 2 else self.table[:, 1] < 0
-        out[own, word] = (out[own, word] & ~bit) | np.where(single, bit, np.uint64(0))
+        # a node and itself: a pair only when it is one candidate (the candidates come first)
+        own, other = _own(N)
+        out &= other
+        single = N if self.table is None or self.table.shape[1] < 2 else int(np.count_nonzero(self.table[:, 1] < 0))
+        out[:single] |= own[:single]
         return out
 
     def node(self, i: int):
@@ -89,10 +92,16 @@ def _nonzero2(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return flat // m.shape[1], flat % m.shape[1]
 
 
-def _own_bits(N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per node i < N, the word (i >> 6) and bit (1 << (i & 63)) of its own start."""
-    own = np.arange(N)
-    return own, own >> 6, np.left_shift(np.uint64(1), (own & 63).astype(np.uint64))
+@lru_cache(maxsize=64)
+def _own(N: int) -> tuple[np.ndarray, np.ndarray]:
+    """(N, words) uint64 with bit i (word i >> 6) of row i set, and its complement; read-only."""
+    own = np.zeros((N, max(1, (N + 63) // 64)), dtype=np.uint64)
+    i = np.arange(N)
+    own[i, i >> 6] = np.left_shift(np.uint64(1), (i & 63).astype(np.uint64))
+    other = ~own
+    own.setflags(write=False)
+    other.setflags(write=False)
+    return own, other
 
 
 def _pack(rows: np.ndarray) -> np.ndarray:
@@ -134,7 +143,7 @@ class _Tables:
 
     sets: np.ndarray  # (C, k): the sets holding each candidate, ascending (its cell's set first)
     seen: np.ndarray  # (C, D): the candidates each candidate sees, ascending
-    sees: np.ndarray  # (C, C) bool: the geometry's `sees`
+    sees: np.ndarray  # (C, words) uint64: the geometry's `sees`, packed
     places: np.ndarray  # (w, I * n): per intersection, then digit, the digit's candidates in cell order
     group_sets: np.ndarray  # (I * n * 2**w, kg): the sets holding the places of each pattern (bit j: place j)
 
@@ -154,8 +163,8 @@ def _tables(g) -> _Tables:
                 houses = set(g.cell_houses[cells[0]]).intersection(*(g.cell_houses[c] for c in cells[1:])) if cells else ()
                 group_sets.append(sorted(g.number_of_cells + h * n + d for h in houses))
     out = _Tables(_padded([np.flatnonzero(r) for r in g.incidence], S), _padded([np.flatnonzero(r) for r in g.sees], C),
-                  g.sees, places, _padded(group_sets, S))
-    for a in (out.sets, out.seen, out.places, out.group_sets):  # (sees is read-only already)
+                  _pack(g.sees), places, _padded(group_sets, S))
+    for a in (out.sets, out.seen, out.sees, out.places, out.group_sets):
         a.setflags(write=False)
     return out
 
@@ -191,19 +200,23 @@ def _node_links(g, sets: np.ndarray, size: np.ndarray, live_per_set: np.ndarray,
     return weak, np.bitwise_or.reduceat(held, first, axis=0)
 
 
-def _sight(tb: _Tables, live: np.ndarray, cols: np.ndarray, start: int) -> tuple[np.ndarray, np.ndarray]:
-    """(node, candidate) pairs: the live candidates each node sees, by node then candidate;
-    `cols` (w, N): each node's members (a narrower node repeats its first member), one member
-    per node before `start`."""
+def _sight(tb: _Tables, live: np.ndarray, idx: np.ndarray, members: np.ndarray | None = None) -> tuple:
+    """(node, candidate) pairs, by node then candidate: the live candidates each node sees; the
+    nodes are the candidates `idx`, then the groups of `members` ((w, groups): each group's
+    members, a narrower group repeating its first)."""
     C = len(live)
-    base = tb.seen.take(cols[0], axis=0)  # (N, D), C pads
-    ok = np.append(live, False).take(base)
-    if start < len(base):
-        seen = np.minimum(base[start:], C - 1)  # (the pads are not live)
-        for col in cols[1:]:
-            ok[start:] &= tb.sees[col[start:, None], seen]
-    flat = np.flatnonzero(ok)
-    return flat // base.shape[1], base.ravel().take(flat)
+    base = tb.seen.take(idx, axis=0)  # (nc, D), C pads
+    flat = np.flatnonzero(np.append(live, False).take(base))
+    node, cand = flat // base.shape[1], base.ravel().take(flat)
+    if members is not None and members.shape[1]:
+        words = tb.sees.take(members[0], axis=0)
+        for row in members[1:]:
+            words &= tb.sees.take(row, axis=0)
+        words &= _pack(live[None, :])
+        flat = np.flatnonzero(_unpack(words, C))
+        node = np.concatenate((node, len(idx) + flat // C))
+        cand = np.concatenate((cand, flat % C))
+    return node, cand
 
 
 def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_major: bool = False) -> _Net:
@@ -242,7 +255,7 @@ def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_maj
     strong, weak = _unpack(strong, N), _unpack(weak, N)
     np.fill_diagonal(strong, False)
     np.fill_diagonal(weak, False)
-    node, cand = _sight(tb, live, idx[None, :], N)
+    node, cand = _sight(tb, live, idx)
     sees_all = np.zeros((N, C), dtype=bool)
     sees_all[node, cand] = True
     net = _Net(g, members, strong, weak, sees_all)
@@ -301,10 +314,7 @@ def _grouped_net(grid: Grid) -> _Net:
     apart = ~np.concatenate((share[:nc], gshare))
     weak &= apart
     strong &= apart
-    cols = np.empty((w, N), dtype=np.intp)
-    cols[:, :nc] = idx
-    cols[:, nc:] = np.where(mem < C, mem, mem[:1])
-    node, cand = _sight(tb, live, cols, nc)
+    node, cand = _sight(tb, live, idx, np.where(mem < C, mem, mem[:1]))
     sees_all = np.zeros((N, C), dtype=bool)
     sees_all[node, cand] = True
     net = _Net(g, members, _unpack(strong, N), _unpack(weak, N), sees_all, table)

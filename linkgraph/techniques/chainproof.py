@@ -20,6 +20,7 @@ attributes hold ``kind="chain"`` and the chain as text (``chain``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 import networkx as nx
 import numpy as np
@@ -55,22 +56,39 @@ def seeing_all(grid: Grid, idx: Iterable[int]) -> np.ndarray:
     return np.flatnonzero(mask)
 
 
+@lru_cache(maxsize=8)
+def _set_lists(g: Geometry) -> tuple[tuple[frozenset, ...], tuple[tuple[int, ...], ...], tuple[str, ...]]:
+    """Per geometry: each candidate's sets X, each set's members, each set's text."""
+    return (tuple(frozenset(r.tolist()) for r in g.cand_sets), tuple(tuple(r) for r in g.set_members.tolist()),
+            tuple(str(g.setx(s)) for s in range(g.number_of_sets)))
+
+
+def _common(g: Geometry, idx: list[int]) -> frozenset:
+    """The sets X holding every candidate of `idx` (as `common_sets`, unordered)."""
+    cand_sets = _set_lists(g)[0]
+    out = cand_sets[idx[0]]
+    for k in idx[1:]:
+        out = out & cand_sets[k]
+    return out
+
+
 def weak_via(g: Geometry, a: Node, b: Node) -> str:
     """Text of a set X shared by every member of `a` and `b` (house sets first)."""
-    sets = common_sets(g, members(g, a) + members(g, b))
-    if not len(sets):
+    sets = _common(g, members(g, a) + members(g, b))
+    if not sets:
         raise ValueError(f"{a} and {b} share no set X")
-    house = [s for s in sets if not g.is_cell_set(s)]
-    return str(g.setx(house[0] if house else sets[0]))
+    house = [s for s in sets if s >= g.number_of_cells]
+    return _set_lists(g)[2][min(house) if house else min(sets)]
 
 
 def strong_via(g: Geometry, live: np.ndarray, a: Node, b: Node) -> str:
     """Text of a set X whose live members are exactly the members of `a` and `b`."""
     both = members(g, a) + members(g, b)
     inside = set(both)
-    for s in common_sets(g, both):
-        if all(int(k) in inside for k in g.set_members[s] if live[k]):
-            return str(g.setx(s))
+    _, set_members, texts = _set_lists(g)
+    for s in sorted(_common(g, both)):
+        if all(k in inside for k in set_members[s] if live[k]):
+            return texts[s]
     raise ValueError(f"{a} and {b} are not strongly linked")
 
 
@@ -106,7 +124,8 @@ def chain_step(
     live = grid.live
     elims = sorted(g.candidate(k) for k in eliminations)
     places = sorted(g.candidate(k) for k in placements)
-    P = nx.DiGraph(kind="chain", chain=chain_text(nodes))
+    text = chain_text(nodes)
+    P = nx.DiGraph(kind="chain", chain=text)
     P.graph.update(extra)
     start_on, start_off = Literal(nodes[0], on=True), Literal(nodes[0], on=False)
     P.add_node(start_on, role=Role.PREMISE)
@@ -141,7 +160,7 @@ def chain_step(
         # -n0 ... -> +n0: the OFF case refutes itself, so n0 is ON.
         P.nodes[start_on]["role"] = Role.CONCLUSION
         premises = (start_off,)
-    notation = chain_text(nodes)
+    notation = text
     parts = [f"{c.cell}={c.digit}" for c in places] + [f"{c.cell}<>{c.digit}" for c in elims]
     if parts:
         notation += " => " + ", ".join(parts)
