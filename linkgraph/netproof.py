@@ -151,8 +151,8 @@ class BranchProof(BranchReasons):
     def _walk(self, keys, limit: int | None, node_limit: int | None, nets: bool) -> set | None:
         """The keys reached from `keys` through their reasons (None past a limit, as in
         `support`). A literal only a sub-net explains is deferred, and with `nets` the
-        walk goes on from its sub-net's reason once the stack is empty; without `nets`
-        the deferred stay leaves."""
+        walk goes on from its sub-net's reason once the stack is empty, one deferred
+        literal at a time; without `nets` the deferred stay leaves."""
         seen: set = set()
         groups: set = set()  # the group nodes (literal keys are one node each)
         n_lits = 0
@@ -166,11 +166,11 @@ class BranchProof(BranchReasons):
             if not stack:
                 if not nets:
                     break
-                # one sub-net at a time, so that a walk past its limit explains no more of
-                # them; those deferred so far are made together (`_prepare`)
+                # one sub-net at a time, so that a walk past its limit makes no more of them
+                # (made alone, as most deferred literals are never needed: cheaper than in
+                # batches of the deferred)
                 key = deferred.pop(0)
-                if key not in self._subnets:
-                    self._prepare([key, *deferred])
+                self._prepare([key])
                 self._resolve(key)
                 stack.extend(pkeys[key])
                 continue
