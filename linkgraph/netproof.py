@@ -130,7 +130,7 @@ class BranchProof(BranchReasons):
         pkeys = self._pkeys
         # the common reasons read inline: an ON literal's strong set, an OFF one's weak parent
         ron, roff, members = self._rounds_on, self._rounds_off, self.st.members_list
-        strong, weak = self._strong_set, self._weak_parent
+        strong, weak, parents = self._strong_set, self._weak_parent, self.st.strong_parents
         deferred: list = []  # literals only a sub-net explains: their sub-nets run in a batch
         while stack or deferred:
             if not stack:
@@ -168,7 +168,10 @@ class BranchProof(BranchReasons):
                     if ron[k] > 0:
                         j = strong[k]
                         assert j >= 0, "ON literal without a reason"
-                        out = pkeys[key] = [(m, False) for m in members[j] if m != k]
+                        out = parents[k].get(j)
+                        if out is None:
+                            out = parents[k][j] = [(m, False) for m in members[j] if m != k]
+                        pkeys[key] = out
                     else:
                         continue
                 elif roff[k] <= 0:
