@@ -210,6 +210,8 @@ class Run:
 
     def rows_many(self, bs) -> np.ndarray:
         """`_rows` of many branches at once, as an (n, 2, L) array."""
+        if len(bs) == 1:
+            return self._rows(int(bs[0]))[None]  # fewer steps for one branch
         bs = np.asarray(bs, dtype=np.int64)
         r = np.where(np.stack([self.on0[bs], self.off0[bs]], axis=1), 0, -1)
         stack = self._stack2

@@ -26,53 +26,6 @@ __all__ = ["BranchProof", "Outcome"]
 _MAX_OPTIONS = 12
 
 
-def _options_many(st: Structure, ron: np.ndarray, roff: np.ndarray, failed: list[int]) -> list[list]:
-    """`BranchProof.contradiction_options` of many branches (rows of `ron`, `roff`, failing at
-    rounds `failed`): per branch, the (kind, set or -1, literal keys) of each contradiction
-    present at its failing round, by round, size, kind and set, at most `_MAX_OPTIONS`."""
-    n, L = ron.shape
-    failed = [int(f) for f in failed]
-    c = np.asarray(failed, dtype=np.int64)[:, None]
-    on = (ron >= 0) & (ron <= c)
-    off = (roff >= 0) & (roff <= c)
-    opts: list[list] = [[] for _ in range(n)]
-    for i, k in zip(*(x.tolist() for x in np.nonzero(on & off))):
-        opts[i].append((max(int(ron[i, k]), int(roff[i, k])), "both", -1, [(k, True), (k, False)]))
-    S = len(st.sets)
-    if S:
-        # the branch had no contradiction before round c, so each set of one holds a literal
-        # of round c: only those sets are read (and each option's round is c)
-        cs, mem = st.cs_pad, st.mem_pad_ext  # padded with S and L
-        members = st.members_list
-        for rounds, kind in ((roff, "empty"), (ron, "two-on")):
-            i, k = np.nonzero(rounds == c)
-            flag = np.zeros((n, S + 1), dtype=bool)
-            flag[i[:, None], cs[k]] = True
-            i, j = np.nonzero(flag[:, :S])
-            if not len(i):
-                continue
-            m = mem[j]
-            if kind == "empty":
-                off_ext = np.ones((n, L + 1), dtype=bool)
-                off_ext[:, :L] = off
-                hit = off_ext[i[:, None], m].all(axis=1)
-                for i1, j1 in zip(i[hit].tolist(), j[hit].tolist()):  # its last member OFF at c
-                    opts[i1].append((failed[i1], "empty", j1, [(x, False) for x in members[j1]]))
-            else:
-                on_ext = np.zeros((n, L + 1), dtype=bool)
-                on_ext[:, :L] = on
-                hit = on_ext[i[:, None], m].sum(axis=1) >= 2
-                for i1, j1 in zip(i[hit].tolist(), j[hit].tolist()):
-                    r, o = ron[i1], on[i1]
-                    ons = sorted((x for x in members[j1] if o[x]), key=lambda x: (int(r[x]), x))[:2]
-                    opts[i1].append((failed[i1], "two-on", j1, [(x, True) for x in ons]))  # the second ON at c
-    out = []
-    for o in opts:
-        o.sort(key=lambda o: (o[0], len(o[3]), o[1], o[2]))
-        out.append([(kind, j, keys) for _, kind, j, keys in o[:_MAX_OPTIONS]])
-    return out
-
-
 class BranchProof(BranchReasons):
     """Contradictions and support of the literals of one branch, and their proof graph
     (the reasons are `linkgraph.netreasons.BranchReasons`')."""
@@ -116,14 +69,31 @@ class BranchProof(BranchReasons):
         return self._options
 
     def _contradiction_options(self):
-        return _options_many(self.st, self.ron[None], self.roff[None], [self.failed])[0]
-
-    @classmethod
-    def _prime(cls, subs: list, ron: np.ndarray, roff: np.ndarray) -> None:
-        """`BranchReasons._prime`, and the contradiction options of the branches too."""
-        super()._prime(subs, ron, roff)
-        for sub, opts in zip(subs, _options_many(subs[0].st, ron, roff, [sub.failed for sub in subs])):
-            sub._options = opts
+        c = self.failed
+        if c < 0:
+            return []
+        st = self.st
+        members, sets_of = st.members_list, st.cand_sets_list
+        ron, roff = self._rounds_on, self._rounds_off
+        # the branch had no contradiction before round c, so each one holds a literal of
+        # round c: only those literals and their sets are read (and each option's round is c)
+        kon = np.flatnonzero(self.ron == c).tolist()
+        koff = np.flatnonzero(self.roff == c).tolist()
+        opts = [(c, "both", -1, [(k, True), (k, False)]) for k in sorted({*kon, *koff})
+                if 0 <= ron[k] <= c and 0 <= roff[k] <= c]
+        for j in sorted({j for k in koff for j in sets_of[k]}):
+            for m in members[j]:
+                if not 0 <= roff[m] <= c:
+                    break
+            else:
+                opts.append((c, "empty", j, [(m, False) for m in members[j]]))
+        for j in sorted({j for k in kon for j in sets_of[k]}):
+            ons = [m for m in members[j] if 0 <= ron[m] <= c]
+            if len(ons) >= 2:
+                ons = sorted(ons, key=lambda m: (ron[m], m))[:2]
+                opts.append((c, "two-on", j, [(m, True) for m in ons]))
+        opts.sort(key=lambda o: (o[0], len(o[3]), o[1], o[2]))
+        return [(kind, j, keys) for _, kind, j, keys in opts[:_MAX_OPTIONS]]
 
     # ---- support DAG -----------------------------------------------------------
     def support(self, keys, limit: int | None = None, node_limit: int | None = None) -> set | None:
@@ -151,8 +121,8 @@ class BranchProof(BranchReasons):
     def _walk(self, keys, limit: int | None, node_limit: int | None, nets: bool) -> set | None:
         """The keys reached from `keys` through their reasons (None past a limit, as in
         `support`). A literal only a sub-net explains is deferred, and with `nets` the
-        walk goes on from its sub-net's reason once the stack is empty; without `nets`
-        the deferred stay leaves."""
+        walk goes on from its sub-net's reason once the stack is empty, one deferred
+        literal at a time; without `nets` the deferred stay leaves."""
         seen: set = set()
         groups: set = set()  # the group nodes (literal keys are one node each)
         n_lits = 0
@@ -160,17 +130,17 @@ class BranchProof(BranchReasons):
         pkeys = self._pkeys
         # the common reasons read inline: an ON literal's strong set, an OFF one's weak parent
         ron, roff, members = self._rounds_on, self._rounds_off, self.st.members_list
-        strong, weak = self._strong_set, self._weak_parent
+        strong, weak, parents = self._strong_set, self._weak_parent, self.st.strong_parents
         deferred: list = []  # literals only a sub-net explains: their sub-nets run in a batch
         while stack or deferred:
             if not stack:
                 if not nets:
                     break
-                # one sub-net at a time, so that a walk past its limit explains no more of
-                # them; those deferred so far are made together (`_prepare`)
+                # one sub-net at a time, so that a walk past its limit makes no more of them
+                # (made alone, as most deferred literals are never needed: cheaper than in
+                # batches of the deferred)
                 key = deferred.pop(0)
-                if key not in self._subnets:
-                    self._prepare([key, *deferred])
+                self._prepare([key])
                 self._resolve(key)
                 stack.extend(pkeys[key])
                 continue
@@ -198,7 +168,10 @@ class BranchProof(BranchReasons):
                     if ron[k] > 0:
                         j = strong[k]
                         assert j >= 0, "ON literal without a reason"
-                        out = pkeys[key] = [(m, False) for m in members[j] if m != k]
+                        out = parents[k].get(j)
+                        if out is None:
+                            out = parents[k][j] = [(m, False) for m in members[j] if m != k]
+                        pkeys[key] = out
                     else:
                         continue
                 elif roff[k] <= 0:

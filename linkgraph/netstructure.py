@@ -130,6 +130,12 @@ class Structure:
         return mem, valid, valid.sum(axis=2) * big * big + self.cs_pad, self.cs_pad < len(self.sets)
 
     @cached_property
+    def strong_parents(self) -> list[dict[int, list[tuple[int, bool]]]]:
+        """Per candidate ``k``, filled on first use: set ``j`` -> the OFF keys of ``j``'s other
+        members (the parents of ``+k`` forced by ``j``, as the support walks read them)."""
+        return [{} for _ in range(self.size)]
+
+    @cached_property
     def cand_sets(self) -> list[np.ndarray]:
         """Local set indices of each candidate, ascending."""
         n = (self.cs_pad < len(self.sets)).sum(axis=1).tolist()  # rows are sorted, padding last

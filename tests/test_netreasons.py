@@ -1,10 +1,10 @@
 """Branch reasons read many branches at once, against the one-branch code they replaced.
 
-`linkgraph.netreasons._weak_parents`, `_strong_sets` and
-`linkgraph.netproof._options_many` find the reason arrays and contradiction
-options of many branches in one pass (the sub-nets of a nested reason are
-explained in batches). The oracles below are the former one-branch versions,
-written plainly over numpy rows.
+`linkgraph.netreasons._weak_parents` and `_strong_sets` find the reason
+arrays of many branches in one pass (the failed branches of a nested search
+are explained together); `BranchProof.contradiction_options` reads only the
+sets of the failing round's literals. The oracles below are the former
+versions, written plainly over numpy rows.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import linkgraph as lg
-from linkgraph.netproof import _MAX_OPTIONS, _options_many
+from linkgraph.netproof import _MAX_OPTIONS, BranchProof
 from linkgraph.netreasons import _strong_sets, _weak_parents
 from linkgraph.propagate import Structure, propagate_singles
 from linkgraph.solver import prepare
@@ -86,12 +86,12 @@ def test_batched_reasons_match_one_branch_code(puzzle, depth, level):
     st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), depth, level)
     assert any(f >= 0 for f in failed) and any(f < 0 for f in failed)
     weak, strong = _weak_parents(st, ron, roff).tolist(), _strong_sets(st, ron, roff).tolist()
-    opts = _options_many(st, ron, roff, failed)
     for b in range(len(failed)):
         assert weak[b] == weak_parent(st, ron[b], roff[b])
         assert strong[b] == strong_set(st, ron[b], roff[b])
-        assert opts[b] == options(st, ron[b], roff[b], failed[b])
+        bp = BranchProof(st, ron[b], roff[b], failed[b], depth=depth, level=level)
+        assert bp.contradiction_options() == options(st, ron[b], roff[b], failed[b])
     # the same, one branch at a time (as BranchProof asks for its own arrays)
     for b in range(0, len(failed), 7):
         assert _weak_parents(st, ron[b : b + 1], roff[b : b + 1]).tolist() == [weak[b]]
-        assert _options_many(st, ron[b : b + 1], roff[b : b + 1], failed[b : b + 1]) == [opts[b]]
+        assert _strong_sets(st, ron[b : b + 1], roff[b : b + 1]).tolist() == [strong[b]]
