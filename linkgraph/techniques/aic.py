@@ -39,7 +39,7 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.aicnet import _candidate_net, _grouped_net, _Net, _nonzero2, _own
+from linkgraph.techniques.aicnet import _candidate_net, _grouped_net, _Net, _nonzero2, _own, _strong_part
 from linkgraph.techniques.base import cached
 from linkgraph.techniques.chainproof import chain_step
 from linkgraph.techniques.singledigit import bitcount
@@ -244,7 +244,7 @@ def x_chains(grid: Grid) -> Iterator[Step]:
     ('x-chain', 'chain')
     """
     # one net for all digits, digit by digit: the same chains in the same order as one net per digit
-    return _chains(grid, [_candidate_net(grid, "x", digit_major=True)], "x-chain")
+    return _chains(grid, [_candidate_net(grid, "x", digit_major=True, strong_only=True)], "x-chain")
 
 
 def xy_chains(grid: Grid) -> Iterator[Step]:
@@ -278,5 +278,5 @@ def aics(grid: Grid, *, groups: bool = True) -> Iterator[Step]:
     """
     if groups:
         # the net is kept for the ALS chains, the rung after the next, on the same grid
-        return _chains(grid, [cached("grouped-net", grid, _grouped_net)], "grouped-aic")
-    return _chains(grid, [_candidate_net(grid, "aic")], "aic")
+        return _chains(grid, [_strong_part(cached("grouped-net", grid, _grouped_net))], "grouped-aic")
+    return _chains(grid, [_candidate_net(grid, "aic", strong_only=True)], "aic")
