@@ -47,6 +47,7 @@ from linkgraph.techniques.singledigit import bitcount
 __all__ = ["aics", "x_chains", "xy_chains"]
 
 MAX_NODES = 24
+WEAK_WORDS = 1 << 14  # a search runs on every weak link up to this many link words (links x start words)
 
 
 class _Search:
@@ -71,11 +72,12 @@ class _Search:
         self.words = max(1, (self.N + 63) // 64)
         # per link kind (True: strong): (targets v, sources u) of every link u -> v, by v then u
         self.preds = preds if preds is not None else net.preds
-        # every strong link, as (targets, each target's first link, sources): an ON level runs on all of
-        # them (few, and most carry something); an OFF level on the weak links out of `active` nodes
-        v, u = self.preds[True]
-        first = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1]))) if len(v) else v
-        self.strong = v.take(first), first, u
+        # the links as (targets, each target's first link, sources): an ON level runs on every strong
+        # link (few, and most carry something); an OFF level on every weak link too in a small net,
+        # and in a large one (many weak links, most out of nodes the last level missed) only on
+        # those out of `active` nodes
+        self.strong = _segments(*self.preds[True])
+        self.weak = _segments(*self.preds[False]) if len(self.preds[False][0]) * self.words <= WEAK_WORDS else None
         # (N nodes, words): the starts reaching each node at the last level; first, each start itself
         own, _ = _own(self.N)
         if self.N >= N:
@@ -104,6 +106,8 @@ class _Search:
         on = bool(self.level % 2)  # OFF -> ON through strong links, ON -> OFF through weak links
         if on:
             t, first, u = self.strong
+        elif self.weak is not None:
+            t, first, u = self.weak
         else:
             # only the links out of nodes reached at the last level carry anything
             v, u = self.preds[False]
@@ -130,7 +134,8 @@ class _Search:
                 # chain passes through its own start's ON literal (its -a branch would be
                 # contradictory, and its proof graph would need a cycle)
                 new = reached & self.carry
-            self.active = (new != 0) @ np.ones(self.words, dtype=bool)
+            if self.weak is None:
+                self.active = (new != 0) @ np.ones(self.words, dtype=bool)
         self.frontier = new
         self.history.append(new)
         if not on:
@@ -141,6 +146,12 @@ class _Search:
         """The nodes first reached at `level` from start `a` (bool, per node)."""
         word = self.history[level][:, a >> 6]
         return (word >> np.uint64(a & 63)) & np.uint64(1) == 1
+
+
+def _segments(v: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Links u -> v sorted by v as (the targets, each one's first link, the sources)."""
+    first = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1]))) if len(v) else v
+    return v.take(first), first, u
 
 
 def _path(search: _Search, a: int, b: int, k: int) -> list[int]:
