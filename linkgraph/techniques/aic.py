@@ -120,12 +120,16 @@ class _Search:
             return None
         got = np.bitwise_or.reduceat(self.frontier.take(u, axis=0), first, axis=0)
         unseen = self.unseen[on]
-        got &= unseen.take(t, axis=0)
+        full = len(t) == len(unseen)  # every node is a target (t is sorted): got has every row
+        got &= unseen if full else unseen.take(t, axis=0)
         if not got.any():
             self.alive = False
             return None
-        reached = np.zeros_like(self.frontier)
-        reached[t] = got
+        if full:
+            reached = got
+        else:
+            reached = np.zeros_like(self.frontier)
+            reached[t] = got
         unseen ^= reached
         new = reached
         if on:
