@@ -17,7 +17,9 @@ nice loop gives the AIC of each of its weak links, so both are found as AICs.
 
 The search runs from every start at once: breadth-first levels over the
 strong and weak links, each node holding the set of starts that reach it as
-packed bits, so one level costs one pass over the links. Chains come
+packed bits, so one level costs one pass over the links. Only the nodes with
+a strong link are searched: a chain leaves its start, and every node it
+reaches OFF, by a strong link, and reaches every other node by one. Chains come
 shortest first (then most eliminations first); the search stops at the level
 where the consumer stops, and each chain is read back from the levels and
 built into a Step only when it is consumed. Proofs are chains (see
