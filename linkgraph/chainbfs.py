@@ -101,23 +101,38 @@ def _bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst:
     src = row[pred_src]
     buf = np.zeros((D + 1, W), dtype=np.uint64)
     new = buf[:D]
+    unseen = ~seen
     planes: list[np.ndarray] = []
     level = 0
     while True:
         level += 1
-        np.bitwise_and(red, ~seen, out=new)
+        np.bitwise_and(red, unseen, out=new)
         if not new.any():
             break
-        seen |= new
+        unseen ^= new
         while level >> len(planes):
             planes.append(np.zeros((D, W), dtype=np.uint64))
         for j, plane in enumerate(planes):
             if level >> j & 1:
                 plane |= new
         red = np.bitwise_or.reduceat(buf.take(src, axis=0), starts, axis=0)
+    if len(planes) < 8:
+        # decode: unpack each plane to bytes (one per premise) weighted by its bit; INF where
+        # never reached
+        code = np.zeros((D, P), dtype=np.uint8)
+        for j, plane in enumerate(planes):
+            bits = np.unpackbits(plane.view(np.uint8), axis=1, count=P, bitorder="little")
+            if j:
+                np.multiply(bits, np.uint8(1 << j), out=bits)
+            code += bits
+        d = code.astype(np.int16)
+        unreached = np.unpackbits(unseen.view(np.uint8), axis=1, count=P, bitorder="little")
+        d += np.multiply(unreached, np.int16(INF), dtype=np.int16)
+        dist[dsts] = d
+        return dist, level - 1
     # decode: each byte of a plane spreads to 8 int16 lanes (one per premise) by table
     one, unreached = _LANES
-    d = unreached.take((~seen).view(np.uint8), axis=0)  # INF where never reached: (D, 8W, 2)
+    d = unreached.take(unseen.view(np.uint8), axis=0)  # INF where never reached: (D, 8W, 2)
     for j, plane in enumerate(planes):
         bits = one.take(plane.view(np.uint8), axis=0)
         if j:

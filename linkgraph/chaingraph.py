@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, permutations
+from itertools import combinations
 
 import numpy as np
 
@@ -124,18 +124,6 @@ def _group_tables(g: Geometry) -> _GroupTables:
 
 
 @lru_cache(maxsize=16)
-def _set_pairs(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every ordered pair of distinct members of every set X: (first, second, set), flat."""
-    sm = g.set_members.astype(np.int64)
-    I, J = _perms(sm.shape[1])
-    S = len(sm)
-    out = (sm[:, I].ravel(), sm[:, J].ravel(), np.repeat(np.arange(S, dtype=np.int64), len(I)))
-    for x in out:
-        x.setflags(write=False)
-    return out
-
-
-@lru_cache(maxsize=16)
 def _set_texts(g: Geometry) -> tuple[str, ...]:
     return tuple(str(g.setx(s)) for s in range(g.number_of_sets))
 
@@ -143,12 +131,6 @@ def _set_texts(g: Geometry) -> tuple[str, ...]:
 @lru_cache(maxsize=64)
 def _combos(k: int, m: int) -> np.ndarray:
     return np.array(list(combinations(range(k), m)), dtype=np.int64).reshape(-1, m)
-
-
-@lru_cache(maxsize=16)
-def _perms(m: int) -> tuple[np.ndarray, np.ndarray]:
-    p = np.array(list(permutations(range(m), 2)), dtype=np.int64)
-    return p[:, 0], p[:, 1]
 
 
 @lru_cache(maxsize=8)
@@ -286,10 +268,19 @@ def compile_grid(
     if "group" in fams:
         groups, gblocks = _group_links(grid, flag, cand_node, nc)
         blocks += gblocks
-    # set X links: every ordered pair of live members of a kept set (weak), strong when the set has two
-    pa, pb, ps = _set_pairs(g)
-    sel = np.flatnonzero(keep_set[ps] & live[pa] & live[pb])
-    a, b, via = cand_node[pa[sel]], cand_node[pb[sel]], ps[sel]
+    # set X links: every ordered pair of live members of a kept set (weak), strong when the set has two;
+    # the live members set by set, each paired with every member of its set but itself
+    ent = np.flatnonzero(lsm)
+    es = ent // g.size
+    ok = keep_set.take(es)
+    ent, es = ent[ok], es[ok]
+    size = cnt.take(es)
+    mine = np.repeat(np.arange(len(ent)), size)
+    other = np.searchsorted(es, es).take(mine) + (np.arange(len(mine)) - np.repeat(np.cumsum(size) - size, size))
+    ok = other != mine
+    mine, other = mine[ok], other[ok]
+    member = cand_node.take(sm.ravel().take(ent))
+    a, b, via = member.take(mine), member.take(other), es.take(mine)
     prio = np.where(via < ncells, F_CELL * _FAMW, F_HOUSE * _FAMW) + via
     blocks.append((2 * a, 2 * b + 1, prio))
     two = cnt[via] == 2

@@ -271,7 +271,7 @@ class ChainSearch:
         while d > 0:
             lo, hi = ptr[k], ptr[k + 1]
             js = src[lo:hi]
-            i = int(np.flatnonzero(dcol[js] == d - 1)[0])
+            i = int((dcol[js] == d - 1).argmax())  # the first one (there is one)
             edges.append(int(eid[lo + i]))
             k = int(js[i])
             d -= 1

@@ -17,7 +17,9 @@ nice loop gives the AIC of each of its weak links, so both are found as AICs.
 
 The search runs from every start at once: breadth-first levels over the
 strong and weak links, each node holding the set of starts that reach it as
-packed bits, so one level costs one pass over the links. Chains come
+packed bits, so one level costs one pass over the links. Only the nodes with
+a strong link are searched: a chain leaves its start, and every node it
+reaches OFF, by a strong link, and reaches every other node by one. Chains come
 shortest first (then most eliminations first); the search stops at the level
 where the consumer stops, and each chain is read back from the levels and
 built into a Step only when it is consumed. Proofs are chains (see
@@ -39,7 +41,7 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.aicnet import _candidate_net, _grouped_net, _Net, _nonzero2, _own
+from linkgraph.techniques.aicnet import _candidate_net, _grouped_net, _Net, _nonzero2, _own, _strong_part
 from linkgraph.techniques.base import cached
 from linkgraph.techniques.chainproof import chain_step
 from linkgraph.techniques.singledigit import bitcount
@@ -47,6 +49,7 @@ from linkgraph.techniques.singledigit import bitcount
 __all__ = ["aics", "x_chains", "xy_chains"]
 
 MAX_NODES = 24
+WEAK_WORDS = 1 << 14  # a search runs on every weak link up to this many link words (links x start words)
 
 
 class _Search:
@@ -71,11 +74,12 @@ class _Search:
         self.words = max(1, (self.N + 63) // 64)
         # per link kind (True: strong): (targets v, sources u) of every link u -> v, by v then u
         self.preds = preds if preds is not None else net.preds
-        # every strong link, as (targets, each target's first link, sources): an ON level runs on all of
-        # them (few, and most carry something); an OFF level on the weak links out of `active` nodes
-        v, u = self.preds[True]
-        first = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1]))) if len(v) else v
-        self.strong = v.take(first), first, u
+        # the links as (targets, each target's first link, sources): an ON level runs on every strong
+        # link (few, and most carry something); an OFF level on every weak link too in a small net,
+        # and in a large one (many weak links, most out of nodes the last level missed) only on
+        # those out of `active` nodes
+        self.strong = _segments(*self.preds[True])
+        self.weak = _segments(*self.preds[False]) if len(self.preds[False][0]) * self.words <= WEAK_WORDS else None
         # (N nodes, words): the starts reaching each node at the last level; first, each start itself
         own, _ = _own(self.N)
         if self.N >= N:
@@ -104,6 +108,8 @@ class _Search:
         on = bool(self.level % 2)  # OFF -> ON through strong links, ON -> OFF through weak links
         if on:
             t, first, u = self.strong
+        elif self.weak is not None:
+            t, first, u = self.weak
         else:
             # only the links out of nodes reached at the last level carry anything
             v, u = self.preds[False]
@@ -116,12 +122,16 @@ class _Search:
             return None
         got = np.bitwise_or.reduceat(self.frontier.take(u, axis=0), first, axis=0)
         unseen = self.unseen[on]
-        got &= unseen.take(t, axis=0)
+        full = len(t) == len(unseen)  # every node is a target (t is sorted): got has every row
+        got &= unseen if full else unseen.take(t, axis=0)
         if not got.any():
             self.alive = False
             return None
-        reached = np.zeros_like(self.frontier)
-        reached[t] = got
+        if full:
+            reached = got
+        else:
+            reached = np.zeros_like(self.frontier)
+            reached[t] = got
         unseen ^= reached
         new = reached
         if on:
@@ -130,7 +140,8 @@ class _Search:
                 # chain passes through its own start's ON literal (its -a branch would be
                 # contradictory, and its proof graph would need a cycle)
                 new = reached & self.carry
-            self.active = (new != 0) @ np.ones(self.words, dtype=bool)
+            if self.weak is None:
+                self.active = (new != 0) @ np.ones(self.words, dtype=bool)
         self.frontier = new
         self.history.append(new)
         if not on:
@@ -141,6 +152,12 @@ class _Search:
         """The nodes first reached at `level` from start `a` (bool, per node)."""
         word = self.history[level][:, a >> 6]
         return (word >> np.uint64(a & 63)) & np.uint64(1) == 1
+
+
+def _segments(v: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Links u -> v sorted by v as (the targets, each one's first link, the sources)."""
+    first = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1]))) if len(v) else v
+    return v.take(first), first, u
 
 
 def _path(search: _Search, a: int, b: int, k: int) -> list[int]:
@@ -244,7 +261,7 @@ def x_chains(grid: Grid) -> Iterator[Step]:
     ('x-chain', 'chain')
     """
     # one net for all digits, digit by digit: the same chains in the same order as one net per digit
-    return _chains(grid, [_candidate_net(grid, "x", digit_major=True)], "x-chain")
+    return _chains(grid, [_candidate_net(grid, "x", digit_major=True, strong_only=True)], "x-chain")
 
 
 def xy_chains(grid: Grid) -> Iterator[Step]:
@@ -278,5 +295,5 @@ def aics(grid: Grid, *, groups: bool = True) -> Iterator[Step]:
     """
     if groups:
         # the net is kept for the ALS chains, the rung after the next, on the same grid
-        return _chains(grid, [cached("grouped-net", grid, _grouped_net)], "grouped-aic")
-    return _chains(grid, [_candidate_net(grid, "aic")], "aic")
+        return _chains(grid, [_strong_part(cached("grouped-net", grid, _grouped_net))], "grouped-aic")
+    return _chains(grid, [_candidate_net(grid, "aic", strong_only=True)], "aic")

@@ -219,29 +219,35 @@ def _sight(tb: _Tables, live: np.ndarray, idx: np.ndarray, members: np.ndarray |
     return node, cand
 
 
-def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_major: bool = False) -> _Net:
+def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_major: bool = False,
+                   strong_only: bool = False) -> _Net:
     """The candidate net of `mode` ("x", "xy" or "aic"); for "x" without `digit`, every digit's
     net side by side (no link joins two digits), ordered digit by digit when `digit_major`.
 
     X-chains link through houses only; XY-chains strongly through cells (their nodes are the
-    candidates of bivalue cells) and weakly through houses; AICs through every set X."""
+    candidates of bivalue cells) and weakly through houses; AICs through every set X. With
+    `strong_only`, only the candidates with a strong link are nodes: the others are on no chain
+    (a chain leaves its start, and every node it reaches OFF, by a strong link, and reaches every
+    other node by one), and the nodes kept keep their order."""
     g = grid.geometry
     n, C, S = g.size, g.number_of_candidates, g.number_of_sets
     tb = _tables(g)
     live = grid.live
     idx = every = np.flatnonzero(live)
+    live_per_set = np.bincount(tb.sets.take(every, axis=0).ravel(), minlength=S + 1)
+    live_per_set[S] = 0
     if digit is not None:
         idx = idx[idx % n == digit]
     if mode == "xy":
-        idx = idx[grid.counts[idx // n] == 2]
+        idx = idx[grid.counts[idx // n] == 2]  # (each has its strong link)
+    elif strong_only:
+        sets = tb.sets.take(idx, axis=0)
+        idx = idx[(live_per_set.take(sets[:, 1:] if mode == "x" else sets) == 2).any(axis=1)]
     if digit_major:
         idx = idx[np.argsort(idx % n, kind="stable")]
     N = len(idx)
     members = [[k] for k in idx.tolist()]
     sets = tb.sets.take(idx, axis=0)
-    live_per_set = np.bincount(sets.ravel() if len(idx) == len(every) else tb.sets.take(every, axis=0).ravel(),
-                               minlength=S + 1)
-    live_per_set[S] = 0
     size = np.ones(N, dtype=np.intp)
     house = np.ascontiguousarray(sets[:, 1:])  # the cell's set comes first
     if mode == "x":
@@ -320,3 +326,21 @@ def _grouped_net(grid: Grid) -> _Net:
     net = _Net(g, members, _unpack(strong, N), _unpack(weak, N), sees_all, table)
     net.sight = node, cand  # the cached property, filled in
     return net
+
+
+def _strong_part(net: _Net) -> _Net:
+    """The net of the nodes of `net` with a strong link, in their order (the other nodes are on
+    no chain: see `_candidate_net`)."""
+    N = len(net.members)
+    keep = np.flatnonzero(net.strong @ np.ones(N, dtype=bool))
+    sub = _Net(net.geometry, [net.members[i] for i in keep.tolist()],
+               net.strong.take(keep, axis=0).take(keep, axis=1), net.weak.take(keep, axis=0).take(keep, axis=1),
+               net.sees_all.take(keep, axis=0), None if net.table is None else net.table.take(keep, axis=0))
+    number = np.full(N, -1, dtype=np.intp)
+    number[keep] = np.arange(len(keep))
+    node, cand = net.sight
+    node = number.take(node)
+    kept = node >= 0
+    sub.sight = node[kept], cand[kept]  # the cached property, filled in
+    return sub
+

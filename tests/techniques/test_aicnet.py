@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import linkgraph as lg
-from linkgraph.techniques.aicnet import _candidate_net, _grouped_net, _intersections
+from linkgraph.techniques.aicnet import _candidate_net, _grouped_net, _intersections, _strong_part
 from tests.techniques.patterncases import prepared
 from tests.test_links import VARIANTS, variant_positions
 
@@ -104,10 +104,23 @@ def assert_same(net, want) -> None:
     assert np.array_equal(got, common), "hits"
 
 
+def strong_part(want):
+    """The reference net restricted to its nodes with a strong link."""
+    members, strong, weak, sees_all, table = want
+    keep = np.flatnonzero(strong.any(axis=1))
+    return ([members[i] for i in keep], strong[np.ix_(keep, keep)], weak[np.ix_(keep, keep)], sees_all[keep],
+            None if table is None else table[keep])
+
+
 def assert_nets(grid: lg.Grid) -> None:
-    assert_same(_grouped_net(grid), reference_grouped_net(grid))
+    grouped = _grouped_net(grid)
+    assert_same(grouped, reference_grouped_net(grid))
+    assert_same(_strong_part(grouped), strong_part(reference_grouped_net(grid)))
     for mode in ("x", "xy", "aic"):
         assert_same(_candidate_net(grid, mode), reference_candidate_net(grid, mode))
+        assert_same(_candidate_net(grid, mode, strong_only=True), strong_part(reference_candidate_net(grid, mode)))
+    assert_same(_candidate_net(grid, "x", digit_major=True, strong_only=True),
+                strong_part(reference_candidate_net(grid, "x", digit_major=True)))
     assert_same(_candidate_net(grid, "x", digit_major=True), reference_candidate_net(grid, "x", digit_major=True))
     assert_same(_candidate_net(grid, "x", 2), reference_candidate_net(grid, "x", 2))
 
@@ -122,3 +135,16 @@ def test_nets_match_reference_on_variants(name):
     for grid, _ in variant_positions(name, 3):
         assert_nets(grid)
 
+
+
+def test_nodes_without_strong_links_change_no_chain(corpus):
+    # the rungs search only the nodes with a strong link: the same steps as on the whole nets
+    from linkgraph.techniques.aic import _chains, aics, x_chains
+
+    def texts(steps):
+        return [(str(s), s.notation, sorted(map(str, s.proof.edges))) for s in steps]
+
+    for grid, _ in prepared(corpus("top95", limit=6)):
+        assert texts(x_chains(grid)) == texts(_chains(grid, [_candidate_net(grid, "x", digit_major=True)], "x-chain"))
+        assert texts(aics(grid, groups=False)) == texts(_chains(grid, [_candidate_net(grid, "aic")], "aic"))
+        assert texts(aics(grid)) == texts(_chains(grid, [_grouped_net(grid)], "grouped-aic"))
