@@ -27,6 +27,7 @@ Examples
 
 from __future__ import annotations
 
+import weakref
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -106,7 +107,10 @@ class BranchReasons:
         self._nets: set[tuple[int, bool]] = set()  # literals only a sub-net explains
         self._pkeys: dict = {}  # (k, on) -> parent keys of its reason (what supports walk)
         self._subnets: dict = {}  # (k, False) -> the sub-net behind its reason (edge texts on demand)
-        self.batch: list = []  # branches (of this structure, depth and level) whose sub-nets run with ours
+        # weak references to the branches (of this structure, depth and level) whose sub-nets
+        # run with ours (weak: a branch in its own batch would make a reference cycle, and the
+        # whole search would wait for the cyclic garbage collector)
+        self.batch: list[weakref.ref] = []
 
     @cached_property
     def _weak_parent(self) -> list[int]:
@@ -284,7 +288,8 @@ class BranchReasons:
         which also holds the sub-nets of the branches `batch` joined to this one."""
         from linkgraph.bitnet import advance
 
-        group = [self] + [m for m in self.batch if m is not self and "_sub_runs" not in m.__dict__]
+        group = [self] + [m for m in (ref() for ref in self.batch)
+                          if m is not None and m is not self and "_sub_runs" not in m.__dict__]
         ons, offs, rows = [], [], []
         o = 0
         for m in group:
@@ -327,8 +332,9 @@ class BranchReasons:
             assert failed >= 0, f"sub-net of {st.candidate(k)} does not fail"
             subs.append(type(self)(st, rounds[i, 0], rounds[i, 1], failed, depth=self.depth, level=self.level - 1))
         type(self)._prime(subs, rounds[:, 0], rounds[:, 1])  # their reason arrays, all at once
+        batch = [weakref.ref(sub) for sub in subs] if self.level >= 2 else []
         for sub in subs if self.level >= 2 else ():
-            sub.batch = subs  # and their own sub-nets, if they need any, in one run
+            sub.batch = batch  # and their own sub-nets, if they need any, in one run
         self._subnets.update(zip(keys, subs))
 
     def _resolve(self, key) -> None:
