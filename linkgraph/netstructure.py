@@ -130,6 +130,12 @@ class Structure:
         return mem, valid, valid.sum(axis=2) * big * big + self.cs_pad, self.cs_pad < len(self.sets)
 
     @cached_property
+    def literal_keys(self) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:
+        """The keys ``(k, False)`` and ``(k, True)`` of every candidate, made once (the proofs
+        of a search share them instead of building a tuple at every step of their walks)."""
+        return [(k, False) for k in range(self.size)], [(k, True) for k in range(self.size)]
+
+    @cached_property
     def strong_parents(self) -> list[dict[int, list[tuple[int, bool]]]]:
         """Per candidate ``k``, filled on first use: set ``j`` -> the OFF keys of ``j``'s other
         members (the parents of ``+k`` forced by ``j``, as the support walks read them)."""
