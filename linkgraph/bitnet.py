@@ -56,7 +56,7 @@ class Tables:
     def __init__(self, st):
         L = self.L = st.size
         S = self.S = len(st.sets)
-        self.st = st
+        self._groups, self._patterns = st._groups, st._patterns  # not `st`: no reference cycle
         self.mem = st.mem_pad
         self.cs = st.cs_pad
         wd = (self.mem < L).sum(axis=1)
@@ -89,7 +89,7 @@ class Tables:
 
     @cached_property
     def groups(self):
-        gr = self.st._groups
+        gr = self._groups
         nonempty = [i for i, x in enumerate(gr["outA"]) if len(x)]
         always = np.array([not len(x) for x in gr["outA"]], dtype=bool)
         idx, start, _ = _segments([gr["outA"][i] for i in nonempty])
@@ -98,7 +98,7 @@ class Tables:
 
     @cached_property
     def patterns(self):
-        pt = self.st._patterns
+        pt = self._patterns
         A, owner, T = pt["A"], pt["owner"], pt["T"]
         K = A.shape[1]
         # members of each cover column, column by column (as _segments lays them out)

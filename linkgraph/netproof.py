@@ -79,19 +79,20 @@ class BranchProof(BranchReasons):
         # round c: only those literals and their sets are read (and each option's round is c)
         kon = np.flatnonzero(self.ron == c).tolist()
         koff = np.flatnonzero(self.roff == c).tolist()
-        opts = [(c, "both", -1, [(k, True), (k, False)]) for k in sorted({*kon, *koff})
+        off_keys, on_keys = st.literal_keys
+        opts = [(c, "both", -1, [on_keys[k], off_keys[k]]) for k in sorted({*kon, *koff})
                 if 0 <= ron[k] <= c and 0 <= roff[k] <= c]
         for j in sorted({j for k in koff for j in sets_of[k]}):
             for m in members[j]:
                 if not 0 <= roff[m] <= c:
                     break
             else:
-                opts.append((c, "empty", j, [(m, False) for m in members[j]]))
+                opts.append((c, "empty", j, [off_keys[m] for m in members[j]]))
         for j in sorted({j for k in kon for j in sets_of[k]}):
             ons = [m for m in members[j] if 0 <= ron[m] <= c]
             if len(ons) >= 2:
                 ons = sorted(ons, key=lambda m: (ron[m], m))[:2]
-                opts.append((c, "two-on", j, [(m, True) for m in ons]))
+                opts.append((c, "two-on", j, [on_keys[m] for m in ons]))
         opts.sort(key=lambda o: (o[0], len(o[3]), o[1], o[2]))
         return [(kind, j, keys) for _, kind, j, keys in opts[:_MAX_OPTIONS]]
 
@@ -131,6 +132,7 @@ class BranchProof(BranchReasons):
         # the common reasons read inline: an ON literal's strong set, an OFF one's weak parent
         ron, roff, members = self._rounds_on, self._rounds_off, self.st.members_list
         strong, weak, parents = self._strong_set, self._weak_parent, self.st.strong_parents
+        off_keys, on_keys = self.st.literal_keys
         deferred: list = []  # literals only a sub-net explains: their sub-nets run in a batch
         while stack or deferred:
             if not stack:
@@ -170,14 +172,14 @@ class BranchProof(BranchReasons):
                         assert j >= 0, "ON literal without a reason"
                         out = parents[k].get(j)
                         if out is None:
-                            out = parents[k][j] = [(m, False) for m in members[j] if m != k]
+                            out = parents[k][j] = [off_keys[m] for m in members[j] if m != k]
                         pkeys[key] = out
                     else:
                         continue
                 elif roff[k] <= 0:
                     continue
                 elif (j := weak[k]) >= 0:
-                    stack.append((j, True))
+                    stack.append(on_keys[j])
                     continue
                 else:
                     out = self._parent_keys(k, False)

@@ -27,6 +27,7 @@ Examples
 
 from __future__ import annotations
 
+import weakref
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -43,48 +44,55 @@ __all__ = ["BranchReasons"]
 
 
 def _weak_parents(st: Structure, ron: np.ndarray, roff: np.ndarray) -> np.ndarray:
-    """`BranchReasons._weak_parent` of many branches (rows of `ron`, `roff`) as one array:
-    per OFF literal of round > 0, the least (round, index) ON literal seeing it, derived
-    before it; -1 elsewhere."""
+    """`BranchReasons._weak_parent` of many branches (rows of int16 `ron`, `roff`) as one
+    array: per OFF literal of round > 0, the least (round, index) ON literal seeing it,
+    derived before it; -1 elsewhere."""
+    ron, roff = np.asarray(ron, dtype=np.int16), np.asarray(roff, dtype=np.int16)
     n, L = roff.shape
     out = np.full((n, L), -1, dtype=np.int64)
     ii, kk = np.nonzero(roff > 0)
     if len(ii):
-        M = st.sees_pad[kk]  # (pairs, d), padded with L
-        ron_ext = np.full((n, L + 1), -1, dtype=np.int64)
+        M = st.sees_pad[kk]  # (pairs, d), ascending, padded with L
+        ron_ext = np.empty((n, L + 1), dtype=np.int16)
         ron_ext[:, :L] = ron
-        R = ron_ext[ii[:, None], M]
-        ok = (R >= 0) & (R < roff[ii, kk][:, None])
-        a = np.where(ok, R * (L + 1) + M, np.iinfo(np.int64).max).argmin(axis=1)
+        ron_ext[:, L] = -1
+        R = ron_ext.take((ii * (L + 1))[:, None] + M)
+        # ON before the literal: 0 <= R < t (an unsigned -1 is past any round)
+        R = np.where(R.view(np.uint16) < roff[ii, kk].view(np.uint16)[:, None], R, np.int16(_NONE))
+        a = R.argmin(axis=1)  # the least round, and the least index among those (M ascends)
         rows = np.arange(len(ii))
-        has = ok[rows, a]
+        has = R[rows, a] < _NONE
         out[ii[has], kk[has]] = M[rows, a][has]
     return out
 
 
 def _strong_sets(st: Structure, ron: np.ndarray, roff: np.ndarray) -> np.ndarray:
-    """`BranchReasons._strong_set` of many branches (rows of `ron`, `roff`) as one array:
-    per ON literal of round > 0, the best set whose other members were OFF before it
+    """`BranchReasons._strong_set` of many branches (rows of int16 `ron`, `roff`) as one
+    array: per ON literal of round > 0, the best set whose other members were OFF before it
     (fewest members, then earliest last OFF, then lowest set); -1 elsewhere."""
+    ron, roff = np.asarray(ron, dtype=np.int16), np.asarray(roff, dtype=np.int16)
     n, L = ron.shape
     out = np.full((n, L), -1, dtype=np.int64)
     ii, kk = np.nonzero(ron > 0)
     if len(ii) and len(st.sets):
-        mem_all, valid_all, base, real = st.strong_tables
-        mem = mem_all[kk]  # (pairs, r, w): the members of each literal's sets
-        valid = valid_all[kk]  # real members other than the literal itself
-        roff_ext = np.full((n, L + 1), -1, dtype=np.int64)
+        others, base, real = st.strong_tables
+        # the padding row reads as OFF at round 0: it never stops a set (and adds no last
+        # OFF but to sets with no other member, all alike)
+        roff_ext = np.empty((n, L + 1), dtype=np.int16)
         roff_ext[:, :L] = roff
-        r = roff_ext[ii[:, None, None], mem]
-        ok = (~valid | ((r >= 0) & (r < ron[ii, kk].astype(np.int64)[:, None, None]))).all(axis=2) & real[kk]
-        big = np.int64(1 << 20)
-        score = base[kk] + (np.where(valid, r, -1).max(axis=2) + 1) * big
-        score = np.where(ok, score, np.iinfo(np.int64).max)
+        roff_ext[:, L] = 0
+        r = roff_ext.take((ii * (L + 1))[:, None, None] + others[kk])  # (pairs, r, w)
+        ok = (r.view(np.uint16) < ron[ii, kk].view(np.uint16)[:, None, None]).all(axis=2) & real[kk]
+        score = np.where(ok, base[kk] + (r.max(axis=2).astype(np.int64) + 1) * (1 << 20), _NO_SCORE)
         best = score.argmin(axis=1)
         rows = np.arange(len(ii))
         found = ok[rows, best]
         out[ii[found], kk[found]] = st.cs_pad[kk, best][found]
     return out
+
+
+_NONE = 32767  # no round (int16)
+_NO_SCORE = np.iinfo(np.int64).max
 
 
 class BranchReasons:
@@ -106,7 +114,10 @@ class BranchReasons:
         self._nets: set[tuple[int, bool]] = set()  # literals only a sub-net explains
         self._pkeys: dict = {}  # (k, on) -> parent keys of its reason (what supports walk)
         self._subnets: dict = {}  # (k, False) -> the sub-net behind its reason (edge texts on demand)
-        self.batch: list = []  # branches (of this structure, depth and level) whose sub-nets run with ours
+        # weak references to the branches (of this structure, depth and level) whose sub-nets
+        # run with ours (weak: a branch in its own batch would make a reference cycle, and the
+        # whole search would wait for the cyclic garbage collector)
+        self.batch: list[weakref.ref] = []
 
     @cached_property
     def _weak_parent(self) -> list[int]:
@@ -284,7 +295,8 @@ class BranchReasons:
         which also holds the sub-nets of the branches `batch` joined to this one."""
         from linkgraph.bitnet import advance
 
-        group = [self] + [m for m in self.batch if m is not self and "_sub_runs" not in m.__dict__]
+        group = [self] + [m for m in (ref() for ref in self.batch)
+                          if m is not None and m is not self and "_sub_runs" not in m.__dict__]
         ons, offs, rows = [], [], []
         o = 0
         for m in group:
@@ -327,8 +339,9 @@ class BranchReasons:
             assert failed >= 0, f"sub-net of {st.candidate(k)} does not fail"
             subs.append(type(self)(st, rounds[i, 0], rounds[i, 1], failed, depth=self.depth, level=self.level - 1))
         type(self)._prime(subs, rounds[:, 0], rounds[:, 1])  # their reason arrays, all at once
+        batch = [weakref.ref(sub) for sub in subs] if self.level >= 2 else []
         for sub in subs if self.level >= 2 else ():
-            sub.batch = subs  # and their own sub-nets, if they need any, in one run
+            sub.batch = batch  # and their own sub-nets, if they need any, in one run
         self._subnets.update(zip(keys, subs))
 
     def _resolve(self, key) -> None:

@@ -32,6 +32,7 @@ Examples
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -67,8 +68,9 @@ def _branch_proof(prop: Propagation, b: int, cache: dict) -> BranchProof:
                   for x, (ron, roff) in zip(bs, rows)]
         if len(bs) > 1:
             BranchProof._prime(proofs, np.array([r[0] for r in rows]), np.array([r[1] for r in rows]))
+            batch = [weakref.ref(bp) for bp in proofs]
             for bp in proofs:
-                bp.batch = proofs
+                bp.batch = batch
         cache.update(zip(bs, proofs))
     return cache[b]
 

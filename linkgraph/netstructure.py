@@ -119,15 +119,21 @@ class Structure:
         return np.vstack([self.mem_pad, np.full((1, self.mem_pad.shape[1]), self.size)])
 
     @cached_property
-    def strong_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """For each candidate's sets (`cs_pad`): their members ``(L, r, w)``, which of those
-        are real members other than the candidate, the fixed part of the strong-set score
-        (member count, then set index) and which sets are real (not padding)."""
+    def strong_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each candidate's sets (`cs_pad`): their members other than the candidate
+        ``(L, r, w)`` (the candidate itself and padding: ``L``), the fixed part of the
+        strong-set score (member count, then set index) and which sets are real (not padding)."""
         L = self.size
         mem = self.mem_pad_ext[self.cs_pad]
         valid = (mem < L) & (mem != np.arange(L)[:, None, None])
         big = np.int64(1 << 20)
-        return mem, valid, valid.sum(axis=2) * big * big + self.cs_pad, self.cs_pad < len(self.sets)
+        return np.where(valid, mem, L), valid.sum(axis=2) * big * big + self.cs_pad, self.cs_pad < len(self.sets)
+
+    @cached_property
+    def literal_keys(self) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:
+        """The keys ``(k, False)`` and ``(k, True)`` of every candidate, made once (the proofs
+        of a search share them instead of building a tuple at every step of their walks)."""
+        return [(k, False) for k in range(self.size)], [(k, True) for k in range(self.size)]
 
     @cached_property
     def strong_parents(self) -> list[dict[int, list[tuple[int, bool]]]]:
