@@ -133,6 +133,7 @@ class BranchProof(BranchReasons):
         ron, roff, members = self._rounds_on, self._rounds_off, self.st.members_list
         strong, weak, parents = self._strong_set, self._weak_parent, self.st.strong_parents
         off_keys, on_keys = self.st.literal_keys
+        only_nets = self._nets  # literals known to need a sub-net
         deferred: list = []  # literals only a sub-net explains: their sub-nets run in a batch
         while stack or deferred:
             if not stack:
@@ -182,7 +183,7 @@ class BranchProof(BranchReasons):
                     stack.append(on_keys[j])
                     continue
                 else:
-                    out = self._parent_keys(k, False)
+                    out = None if key in only_nets else self._parent_keys(k, False)
                     if out is None:
                         deferred.append(key)
                         continue

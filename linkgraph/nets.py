@@ -243,7 +243,7 @@ def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds, *, bo
 
 class _Chunks:
     """The Runs of consecutive chunks of branches read as one Run (what Propagation and
-    `_candidates` use: ``failed``, ``on``, ``off``, ``rounds``, ``round_of``)."""
+    `_candidates` use: ``failed``, ``on``, ``off``, ``rounds``, ``rows_many``, ``round_of``)."""
 
     def __init__(self, runs, sizes):
         self.runs = runs
@@ -265,6 +265,14 @@ class _Chunks:
     def rounds(self, b):
         c, i = self._split(np.array([int(b)]))
         return self.runs[int(c[0])].rounds(int(i[0]))
+
+    def rows_many(self, bs) -> np.ndarray:
+        c, i = self._split(np.asarray(bs, dtype=np.int64))
+        out = np.empty((len(c), 2, self.runs[0].ON.shape[0]), dtype=np.int64)
+        for j in np.unique(c).tolist():
+            sel = np.flatnonzero(c == j)
+            out[sel] = self.runs[j].rows_many(i[sel])
+        return out
 
     def round_of(self, on: bool, bs, ks) -> np.ndarray:
         bs = np.asarray(bs, dtype=np.int64)

@@ -72,6 +72,8 @@ def test_without_contradictions_every_premise_is_propagated(gnpx, level, chunk):
     bs = np.arange(len(ks))
     for flag in (True, False):
         assert (prop.run.round_of(flag, bs, ks) == whole.run.round_of(flag, bs, ks)).all()
+    some = bs[::7]
+    assert (prop.run.rows_many(some) == whole.run.rows_many(some)).all()
 
 
 def test_degenerate_verities_and_doubles_are_not_yielded():
