@@ -254,12 +254,21 @@ def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_maj
         weak, strong = _node_links(g, house, size, live_per_set, 1)
     elif mode == "xy":
         weak, _ = _node_links(g, house, size, live_per_set, 1)
-        _, strong = _node_links(g, np.ascontiguousarray(sets[:, :1]), size, live_per_set, 1)
-        weak |= strong
+        if digit is not None:
+            _, strong = _node_links(g, np.ascontiguousarray(sets[:, :1]), size, live_per_set, 1)
+            weak |= strong
     else:
         weak, strong = _node_links(g, sets, size, live_per_set, 1)
-    strong, weak = _unpack(strong, N), _unpack(weak, N)
-    np.fill_diagonal(strong, False)
+    if mode == "xy" and digit is None:
+        # the two candidates of each bivalue cell, one after the other: the strong links
+        weak = _unpack(weak, N)
+        strong = np.zeros((N, N), dtype=bool)
+        pair = np.arange(0, N - 1, 2)
+        strong[pair, pair + 1] = strong[pair + 1, pair] = True
+        weak |= strong
+    else:
+        strong, weak = _unpack(strong, N), _unpack(weak, N)
+        np.fill_diagonal(strong, False)
     np.fill_diagonal(weak, False)
     node, cand = _sight(tb, live, idx)
     sees_all = np.zeros((N, C), dtype=bool)
