@@ -143,7 +143,8 @@ class _Tables:
 
     sets: np.ndarray  # (C, k): the sets holding each candidate, ascending (its cell's set first)
     seen: np.ndarray  # (C, D): the candidates each candidate sees, ascending
-    sees: np.ndarray  # (C, words) uint64: the geometry's `sees`, packed
+    seen_digit: np.ndarray  # (C, D'): the candidates of its digit each candidate sees, ascending
+    peers: np.ndarray  # (cells, cells + 1) bool: the geometry's `peers`, and a False padding column
     places: np.ndarray  # (w, I * n): per intersection, then digit, the digit's candidates in cell order
     group_sets: np.ndarray  # (I * n * 2**w, kg): the sets holding the places of each pattern (bit j: place j)
 
@@ -162,9 +163,12 @@ def _tables(g) -> _Tables:
                 cells = [int(inter[i, j]) for j in range(w) if p >> j & 1 and inter[i, j] >= 0]
                 houses = set(g.cell_houses[cells[0]]).intersection(*(g.cell_houses[c] for c in cells[1:])) if cells else ()
                 group_sets.append(sorted(g.number_of_cells + h * n + d for h in houses))
+    same = np.arange(C)[:, None] % n == np.arange(C)[None, :] % n
+    peers = np.zeros((g.number_of_cells, g.number_of_cells + 1), dtype=bool)
+    peers[:, :-1] = g.peers
     out = _Tables(_padded([np.flatnonzero(r) for r in g.incidence], S), _padded([np.flatnonzero(r) for r in g.sees], C),
-                  _pack(g.sees), places, _padded(group_sets, S))
-    for a in (out.sets, out.seen, out.sees, out.places, out.group_sets):
+                  _padded([np.flatnonzero(r) for r in g.sees & same], C), peers, places, _padded(group_sets, S))
+    for a in (out.sets, out.seen, out.seen_digit, out.peers, out.places, out.group_sets):
         a.setflags(write=False)
     return out
 
@@ -209,13 +213,17 @@ def _sight(tb: _Tables, live: np.ndarray, idx: np.ndarray, members: np.ndarray |
     flat = np.flatnonzero(np.append(live, False).take(base))
     node, cand = flat // base.shape[1], base.ravel().take(flat)
     if members is not None and members.shape[1]:
-        words = tb.sees.take(members[0], axis=0)
+        # a group's members are one digit's, in different cells: what sees them all is that digit
+        # in a cell that is a peer of each member's
+        n = C // tb.peers.shape[0]
+        base = tb.seen_digit.take(members[0], axis=0)  # (groups, D'), C pads
+        ok = np.append(live, False).take(base)
+        cells = base // n  # (the pads: the padding column of `peers`)
         for row in members[1:]:
-            words &= tb.sees.take(row, axis=0)
-        words &= _pack(live[None, :])
-        flat = np.flatnonzero(_unpack(words, C))
-        node = np.concatenate((node, len(idx) + flat // C))
-        cand = np.concatenate((cand, flat % C))
+            ok &= tb.peers.take((row // n)[:, None] * tb.peers.shape[1] + cells)
+        flat = np.flatnonzero(ok)
+        node = np.concatenate((node, len(idx) + flat // base.shape[1]))
+        cand = np.concatenate((cand, base.ravel().take(flat)))
     return node, cand
 
 
@@ -254,12 +262,21 @@ def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_maj
         weak, strong = _node_links(g, house, size, live_per_set, 1)
     elif mode == "xy":
         weak, _ = _node_links(g, house, size, live_per_set, 1)
-        _, strong = _node_links(g, np.ascontiguousarray(sets[:, :1]), size, live_per_set, 1)
-        weak |= strong
+        if digit is not None:
+            _, strong = _node_links(g, np.ascontiguousarray(sets[:, :1]), size, live_per_set, 1)
+            weak |= strong
     else:
         weak, strong = _node_links(g, sets, size, live_per_set, 1)
-    strong, weak = _unpack(strong, N), _unpack(weak, N)
-    np.fill_diagonal(strong, False)
+    if mode == "xy" and digit is None:
+        # the two candidates of each bivalue cell, one after the other: the strong links
+        weak = _unpack(weak, N)
+        strong = np.zeros((N, N), dtype=bool)
+        pair = np.arange(0, N - 1, 2)
+        strong[pair, pair + 1] = strong[pair + 1, pair] = True
+        weak |= strong
+    else:
+        strong, weak = _unpack(strong, N), _unpack(weak, N)
+        np.fill_diagonal(strong, False)
     np.fill_diagonal(weak, False)
     node, cand = _sight(tb, live, idx)
     sees_all = np.zeros((N, C), dtype=bool)

@@ -123,6 +123,7 @@ def assert_nets(grid: lg.Grid) -> None:
                 strong_part(reference_candidate_net(grid, "x", digit_major=True)))
     assert_same(_candidate_net(grid, "x", digit_major=True), reference_candidate_net(grid, "x", digit_major=True))
     assert_same(_candidate_net(grid, "x", 2), reference_candidate_net(grid, "x", 2))
+    assert_same(_candidate_net(grid, "xy", 2), reference_candidate_net(grid, "xy", 2))
 
 
 def test_nets_match_reference_on_top95(corpus):
