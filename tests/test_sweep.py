@@ -182,18 +182,38 @@ def test_verify_progress_off_a_terminal_is_whole_lines(capsys):
 
 
 def test_verify_timeout_fails_a_row_and_goes_on(tmp_path, capsys):
-    # Fata Morgana (famous list) needs many nested nets (several seconds even on a fast machine);
+    # Fata Morgana (famous list) needs many nested nets (over a second even on a fast idle machine);
     # euler96's first falls to singles (milliseconds)
     path = tmp_path / "two.txt"
     path.write_text((SHIPPED / "famous.txt").read_text().splitlines()[0].split("\t")[1] + "\n"
                     + (SHIPPED / "euler96.txt").read_text().splitlines()[0] + "\n")
-    code = main(["verify", str(path), "--timeout", "1", "--format", "json"])
+    code = main(["verify", str(path), "--timeout", "0.3", "--format", "json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 1 and not report["ok"]
     assert report["timeouts"] == 1 and report["puzzles"] == 2 and report["solved"] == 1
     assert [(f["line"], f["kind"]) for f in report["failures"]] == [(1, "timeout")]
     assert main(["verify", str(path), "--timeout", "0"]) == 2
     assert "--timeout" in capsys.readouterr().err
+
+
+def test_verify_timeout_while_checking_counts_no_solve_and_no_steps(tmp_path, capsys, monkeypatch):
+    # the solve is done in milliseconds, then the proof check overruns: the row is a time-out only,
+    # not a solved puzzle with half of its steps counted
+    import linkgraph.verify
+
+    def slow_check(grid, step):
+        time.sleep(0.5)
+
+    monkeypatch.setattr(linkgraph.verify, "check_step", slow_check)
+    path = tmp_path / "one.txt"
+    path.write_text((SHIPPED / "euler96.txt").read_text().splitlines()[0] + "\n")
+    log = tmp_path / "sweep.jsonl"
+    code = main(["verify", str(path), "--ladder", "basic", "--timeout", "0.2", "--log", str(log), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and report["timeouts"] == 1 and report["puzzles"] == 1
+    assert report["solved"] == 0 and report["steps"] == 0 and report["techniques"] == {}
+    row = json.loads(log.read_text().splitlines()[1])
+    assert row["timeouts"] == 1 and row["solved"] == 0 and row["steps"] == 0
 
 
 def test_verify_resume_refuses_a_log_of_another_sweep(tmp_path, capsys):

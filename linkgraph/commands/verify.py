@@ -204,8 +204,9 @@ def _check_line(pl, ladder, timeout: float | None = None) -> _Report:
         try:
             with _Deadline(timeout):
                 _check_grid(pl, ladder, report)
-        except JobTimeout:
-            report.timeouts += 1
+        except JobTimeout:  # the row counts the time-out only, never a half-checked solve
+            report = _Report(file="", ladder="", rating=pl.rating)
+            report.puzzles = report.timeouts = 1
             report.fail(pl.number, "timeout", f"not checked within {timeout:g} s (--timeout)")
     except JobTimeout:  # the alarm fired between the check's end and the deadline's exit
         pass
