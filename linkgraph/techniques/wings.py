@@ -12,7 +12,8 @@ its places in the subset see each other: it can stand at most once there.
   leaves every cell that sees all its places in the subset.
 
 Three cells, all bivalue, make an XY-wing; three cells otherwise an XYZ-wing;
-four cells a WXYZ-wing. Their proofs are patterns: ``base`` the cells' sets,
+four cells a WXYZ-wing, five a VWXYZ-wing, six a UVWXYZ-wing (the last two
+are opt-in rungs, and rungs of ``--ladder se``). Their proofs are patterns: ``base`` the cells' sets,
 ``cover`` one house set per digit (for a restricted digit a house holding all
 its places, for ``z`` a house holding the eliminated candidates), and ``z`` the
 unrestricted digit (None for a locked subset). The ``z`` places outside the
@@ -51,7 +52,10 @@ from linkgraph.techniques.base import SharedSearch, bits, cached, pattern_step
 from linkgraph.techniques.chainproof import chain_step
 from linkgraph.techniques.singledigit import _cells, _conjugates, _digit_masks, bitcount
 
-__all__ = ["bent_subsets", "w_wings", "wxyz_wings", "xy_wings", "xyz_wings"]
+__all__ = ["bent_subsets", "uvwxyz_wings", "vwxyz_wings", "w_wings", "wxyz_wings", "xy_wings", "xyz_wings"]
+
+#: The wing named by its number of cells, beyond three (three: XY- or XYZ-wing).
+_BIG_WINGS = {4: "wxyz-wing", 5: "vwxyz-wing", 6: "uvwxyz-wing"}
 
 
 def _masks(grid: Grid) -> list[int]:
@@ -305,17 +309,19 @@ def _first_found(g, pair: np.ndarray, combo: np.ndarray) -> np.ndarray:
 
 
 def _wing_name(counts, combo: tuple[int, ...]) -> str:
-    if len(combo) == 4:
-        return "wxyz-wing"
+    if len(combo) > 3:
+        return _BIG_WINGS[len(combo)]
     return "xy-wing" if all(counts[c] == 2 for c in combo) else "xyz-wing"
 
 
-def _wings(grid: Grid, wanted: str, size: int) -> Iterator[Step]:
+def _wings(grid: Grid, wanted: str, size: int, pivot: bool = False) -> Iterator[Step]:
     g = grid.geometry
     n = g.size
     counts = grid.counts.tolist()
     for combo, z, elims, restricted in bent_subsets(grid, size=size):
         if _wing_name(counts, combo) != wanted:
+            continue
+        if pivot and not any(all(g.peers[p, q] for q in combo if q != p) for p in combo):
             continue
         places = {d: [c for c in combo if grid.cands[c, d]] for d in {*restricted, z} if d >= 0}
         default = {}
@@ -387,6 +393,32 @@ def wxyz_wings(grid: Grid) -> Iterator[Step]:
     True
     """
     return _wings(grid, "wxyz-wing", 4)
+
+
+def vwxyz_wings(grid: Grid, *, pivot: bool = False) -> Iterator[Step]:
+    """Yield VWXYZ-wings: bent naked quintuples; with `pivot`, only those with a cell that
+    sees all the others (Sukaku Explainer's wings, for ``--ladder se``).
+
+    Examples
+    --------
+    >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    >>> isinstance(list(lg.techniques.wings.vwxyz_wings(grid)), list)
+    True
+    """
+    return _wings(grid, "vwxyz-wing", 5, pivot)
+
+
+def uvwxyz_wings(grid: Grid, *, pivot: bool = False) -> Iterator[Step]:
+    """Yield UVWXYZ-wings: bent naked sextuples; with `pivot`, only those with a cell that
+    sees all the others (Sukaku Explainer's wings, for ``--ladder se``).
+
+    Examples
+    --------
+    >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    >>> isinstance(list(lg.techniques.wings.uvwxyz_wings(grid)), list)
+    True
+    """
+    return _wings(grid, "uvwxyz-wing", 6, pivot)
 
 
 def w_wings(grid: Grid) -> Iterator[Step]:

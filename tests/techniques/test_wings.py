@@ -13,6 +13,8 @@ FINDERS = {
     "xy-wing": wings.xy_wings,
     "xyz-wing": wings.xyz_wings,
     "wxyz-wing": wings.wxyz_wings,
+    "vwxyz-wing": wings.vwxyz_wings,
+    "uvwxyz-wing": wings.uvwxyz_wings,
     "w-wing": wings.w_wings,
 }
 
