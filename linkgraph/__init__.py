@@ -45,7 +45,7 @@ from linkgraph.nets import forcing_nets
 from linkgraph.model import Als, Candidate, Cell, Family, Group, House, LinkKind, Literal, NodeKind, Role, SetX
 from linkgraph.propagate import propagate
 from linkgraph.render import render, show, to_dot
-from linkgraph.solver import SolveResult, hint, prepare, solve, step_rating
+from linkgraph.solver import SolveResult, hint, prepare, rated_hint, solve, step_rating
 from linkgraph.steps import Step, make_step
 from linkgraph.verify import check_step
 
@@ -99,6 +99,7 @@ __all__ = [
     "position_metrics",
     "prepare",
     "propagate",
+    "rated_hint",
     "render",
     "samples",
     "show",

@@ -104,11 +104,10 @@ def _path_metrics(result, options: dict) -> dict:
     """PATH_METRICS at the start, before the hardest step, and at the end of a solve path."""
     from linkgraph.links import link_graph
     from linkgraph.metrics import position_metrics
-    from linkgraph.solver import step_rating
-
     families = _link_options(options).get("families", ("cell", "house", "group"))
     steps = list(result.steps)
-    hardest = max(range(len(steps)), key=lambda i: step_rating(steps[i]), default=0)
+    ratings = result.step_ratings()
+    hardest = max(range(len(steps)), key=lambda i: ratings[i], default=0)
     grid = result.grid
     for step in steps[:hardest]:
         grid = grid.apply(step)

@@ -274,13 +274,14 @@ def solve_metrics(result: Any, *, techniques: Sequence[str] | None = None,
     nets = [proof_size(s) for s in steps if _proof_kind(s) == "net"]
     rating = getattr(result, "rating", None)
     hardest = None
-    try:
-        from linkgraph.solver import step_rating
+    if steps:
+        if hasattr(result, "step_ratings"):
+            ratings = result.step_ratings()
+        else:  # any object with the SolveResult fields
+            from linkgraph.solver import step_rating
 
-        if steps:
-            hardest = str(max(steps, key=step_rating).technique)
-    except ImportError:
-        pass
+            ratings = [step_rating(s) for s in steps]
+        hardest = str(steps[max(range(len(steps)), key=lambda i: ratings[i])].technique)
     final = getattr(result, "final", None)
     out: dict[str, Any] = {
         "solved": int(bool(result.solved)),

@@ -20,7 +20,7 @@ from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
 
-__all__ = ["SolveResult", "hint", "prepare", "solve", "step_rating"]
+__all__ = ["SolveResult", "hint", "prepare", "rated_hint", "solve", "step_rating"]
 
 LadderSpec = str | Sequence[str] | Sequence[Technique] | None
 
@@ -37,6 +37,13 @@ class SolveResult:
     seconds: float = field(default=0.0, compare=False)
     #: Why the path ended early: ``"max-steps"``, ``"time-limit"``, or None (solved or stuck).
     stopped: str | None = field(default=None, compare=False)
+    #: Each step's rating, as the rung that found it rates it (`step_rating` unless the
+    #: ladder says otherwise: ``--ladder se`` rates as Sudoku Explainer).
+    ratings: tuple[float, ...] = field(default=(), compare=False)
+
+    def step_ratings(self) -> tuple[float, ...]:
+        """The rating of each step (`ratings`, or `step_rating` for a result built without them)."""
+        return self.ratings if len(self.ratings) == len(self.steps) else tuple(step_rating(s) for s in self.steps)
 
     def to_dict(self) -> dict:
         """The JSON shape of ``linkgraph solve --format json``."""
@@ -46,7 +53,7 @@ class SolveResult:
             "candidates": self.final.to_candidates(),
             "rating": self.rating,
             "stopped": self.stopped,
-            "steps": [{**s.to_dict(), "rating": step_rating(s)} for s in self.steps],
+            "steps": [{**s.to_dict(), "rating": r} for s, r in zip(self.steps, self.step_ratings(), strict=True)],
         }
 
 
@@ -67,11 +74,12 @@ def _makes_progress(grid: Grid, step: Step) -> bool:
     return any(grid.has(c) and not grid.placed[g.cell_index(c.cell)] for c in step.placements)
 
 
-def _next_step(grid: Grid, techniques: Sequence[Technique]) -> Step | None:
+def _next_step(grid: Grid, techniques: Sequence[Technique]) -> tuple[Step, float] | None:
+    """The first step that makes progress, and its rating by the rung that found it."""
     for tech in techniques:
         for step in tech.find(grid):
             if _makes_progress(grid, step):
-                return step
+                return step, (tech.rate(grid, step) if tech.rate is not None else step_rating(step))
     return None
 
 
@@ -82,6 +90,17 @@ def hint(grid: Grid, *, ladder: LadderSpec = None) -> Step | None:
     --------
     >>> str(lg.hint(lg.Grid.parse(lg.samples.EULER_01), ladder="basic")).split(":")[0]
     'hidden-single'
+    """
+    found = _next_step(grid, _techniques(ladder))
+    return None if found is None else found[0]
+
+
+def rated_hint(grid: Grid, *, ladder: LadderSpec = None) -> tuple[Step, float] | None:
+    """`hint` and the step's rating as its ladder rates it (``--ladder se``: as SE does), or None.
+
+    >>> step, rating = lg.rated_hint(lg.Grid.parse(lg.samples.EULER_01), ladder="basic")
+    >>> step.technique, rating
+    ('hidden-single', 1.5)
     """
     return _next_step(grid, _techniques(ladder))
 
@@ -101,7 +120,7 @@ def solve(
     grid : Grid
         The position to solve (a puzzle or a candidate grid).
     ladder : str, sequence of str or of Technique, optional
-        The techniques to use: ``"default"`` (None), ``"basic"``, ``"all"`` or names;
+        The techniques to use: ``"default"`` (None), ``"basic"``, ``"all"``, ``"se"`` or names;
         see `linkgraph.techniques.resolve_ladder`.
     max_steps : int, optional
         Stop after this many steps.
@@ -130,6 +149,7 @@ def solve(
     techniques = _techniques(ladder)
     start = time.perf_counter()
     steps: list[Step] = []
+    ratings: list[float] = []
     current = grid
     stopped = None
     while not _done(current):
@@ -139,17 +159,19 @@ def solve(
         if time_limit is not None and time.perf_counter() - start >= time_limit:
             stopped = "time-limit"
             break
-        step = _next_step(current, techniques)
-        if step is None:
+        found = _next_step(current, techniques)
+        if found is None:
             break
+        step, rating = found
         steps.append(step)
+        ratings.append(rating)
         if progress is not None:
             progress(step)
         current = current.apply(step)
         if current.contradiction():
             break  # only possible on a grid that was already broken
-    rating = max((step_rating(s) for s in steps), default=0.0)
-    return SolveResult(grid, tuple(steps), current, _done(current), rating, time.perf_counter() - start, stopped)
+    return SolveResult(grid, tuple(steps), current, _done(current), max(ratings, default=0.0),
+                       time.perf_counter() - start, stopped, tuple(ratings))
 
 
 def _done(grid: Grid) -> bool:

@@ -17,7 +17,7 @@ def add_parser(sub) -> None:
         "print each step in Eureka notation with its SE-style rating.",
     )
     add_puzzle(p)
-    p.add_argument("--ladder", default="default", help="'default', 'basic', 'all' or technique names, comma separated")
+    p.add_argument("--ladder", default="default", help="'default', 'basic', 'all', 'se' (Sudoku Explainer's path and rating) or technique names, comma separated")
     p.add_argument("--hint", action="store_true", help="print only the next step")
     p.add_argument("--explain", action="store_true", help="add a plain-English line per step")
     p.add_argument("--max-steps", type=int, default=None, metavar="N", help="stop after N steps")
@@ -55,7 +55,7 @@ def _english(step) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from linkgraph.solver import hint, solve, step_rating
+    from linkgraph.solver import rated_hint, solve
     from linkgraph.techniques import resolve_ladder
 
     grid = read_grid(args.puzzle)
@@ -71,13 +71,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_check:
         _check(grid)
     if args.hint:
-        step = hint(grid, ladder=ladder)
+        step, rating = rated_hint(grid, ladder=ladder) or (None, None)
         if args.format == "json":
-            emit_json({"step": None if step is None else {**step.to_dict(), "rating": step_rating(step)}})
+            emit_json({"step": None if step is None else {**step.to_dict(), "rating": rating}})
         elif step is None:
             print("no step found", file=sys.stderr)
         else:
-            print(f"{step_rating(step):4.1f}  {step.technique}: {step.notation}")
+            print(f"{rating:4.1f}  {step.technique}: {step.notation}")
             if args.explain:
                 print(f"      {_english(step)}")
         return 0 if step is not None else 1
@@ -87,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         emit_json(result.to_dict())
     else:
-        for i, step in enumerate(result.steps, 1):
-            print(f"{i:3d}. {step_rating(step):4.1f}  {step.technique}: {step.notation}")
+        for i, (step, rating) in enumerate(zip(result.steps, result.step_ratings(), strict=True), 1):
+            print(f"{i:3d}. {rating:4.1f}  {step.technique}: {step.notation}")
             if args.explain:
                 print(f"           {_english(step)}")
         open_cells = int((~result.final.placed).sum())

@@ -136,7 +136,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     p.add_argument("file", metavar="FILE", help="puzzle file, one puzzle a line")
-    p.add_argument("--ladder", default=None, help="technique ladder: default, basic, all or a comma list")
+    p.add_argument("--ladder", default=None, help="technique ladder: default, basic, all, se or a comma list")
     p.add_argument("--limit", type=int, default=None, help="check only the first N puzzles")
     p.add_argument("--start", type=int, default=0, help="skip the first N puzzles")
     p.add_argument("--every", type=int, default=1, help="check every Nth puzzle only (an even sample)")

@@ -10,7 +10,9 @@ Ladder specs, as taken by `resolve_ladder` and ``--ladder``:
 - ``"default"`` (or None): every technique with ``default=True``, in ladder order;
 - ``"basic"``: the foundation rungs (singles, locked candidates, naked and
   hidden subsets of 2-4, basic fish of 2-4);
-- ``"all"``: every technique, opt-in ones (uniqueness) included;
+- ``"all"``: every technique, opt-in ones (uniqueness, the big wings) included;
+- ``"se"``: Sudoku Explainer's path and rating, emulated (`linkgraph.techniques.serate`);
+  it stands alone, not mixed with names;
 - a comma-separated list or sequence of names and of the specs above,
   applied in ladder order.
 """
@@ -53,6 +55,9 @@ class Technique:
     rating: float  # estimate on the SE scale
     find: Callable[[Grid], Iterator[Step]]
     default: bool = True  # in the default ladder (False: opt-in, e.g. uniqueness)
+    #: How the rung rates its steps, given the grid a step applies to; None: `rating` and the
+    #: length bonus (`linkgraph.solver.step_rating`). The ``se`` ladder rates as SE does.
+    rate: Callable[[Grid, Step], float] | None = None
 
 
 _RUNGS: tuple[Technique, ...] = (
@@ -85,6 +90,9 @@ _RUNGS: tuple[Technique, ...] = (
     Technique("xyz-wing", "XYZ-Wing", "wings", 4.4, wings.xyz_wings),
     Technique("w-wing", "W-Wing", "wings", 4.4, wings.w_wings),
     Technique("wxyz-wing", "WXYZ-Wing", "wings", 4.6, wings.wxyz_wings),
+    # bent naked quintuples and sextuples: opt-in (Sukaku Explainer's base ratings)
+    Technique("vwxyz-wing", "VWXYZ-Wing", "wings", 6.2, wings.vwxyz_wings, default=False),
+    Technique("uvwxyz-wing", "UVWXYZ-Wing", "wings", 6.6, wings.uvwxyz_wings, default=False),
     Technique("finned-jellyfish", "Finned Jellyfish", "fish", 5.4, finned.finder(4, False)),
     Technique("sashimi-jellyfish", "Sashimi Jellyfish", "fish", 5.5, finned.finder(4, True)),
     # chains over the link graph (length bonus added per step)
@@ -148,7 +156,7 @@ BASIC: tuple[str, ...] = (
 
 TECHNIQUES: Mapping[str, Technique] = {t.name: t for t in LADDER}
 
-_SPECS = ("default", "basic", "all")
+_SPECS = ("default", "basic", "all", "se")
 
 
 def resolve_ladder(spec: str | Sequence[str] | None = None) -> tuple[Technique, ...]:
@@ -177,6 +185,12 @@ def resolve_ladder(spec: str | Sequence[str] | None = None) -> tuple[Technique, 
     if spec is None:
         spec = "default"
     names = spec.split(",") if isinstance(spec, str) else list(spec)
+    if "se" in (n.strip() for n in names):
+        if len([n for n in names if n.strip()]) > 1:
+            raise UnknownTechniqueError(f"ladder {spec!r}: 'se' is a whole ladder of its own, not to be mixed with names")
+        from linkgraph.techniques.serate import SE_LADDER
+
+        return SE_LADDER
     wanted: set[str] = set()
     for raw in names:
         name = raw.strip()
