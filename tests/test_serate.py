@@ -62,6 +62,20 @@ def test_chain_ratings_follow_se(technique, literals, expected):
     assert se_rating(lg.Grid.parse(lg.samples.EULER_01), _chain(technique, literals)) == expected
 
 
+def test_nested_nets_count_their_sub_nets_once():
+    # SE adds each distinct nested chain's complexity: 3 outer literals + a 10-node sub-net shown on
+    # two edges (counted once) = 13 literals, bonus 0.4 (past 4, 6, 8 and 12)
+    sub = nx.DiGraph()
+    sub.add_nodes_from(range(10))
+    P = nx.DiGraph(kind="net")
+    P.add_edge(0, 1, proof=sub)
+    P.add_edge(1, 2, proof=sub)
+    P.add_edge(2, 3)
+    P.add_node(4)
+    step = lg.make_step("forcing-net-nested", eliminations=[lg.Candidate.parse("r1c1#1")], proof=P)
+    assert se_rating(lg.Grid.parse(lg.samples.EULER_01), step) == 9.9
+
+
 @pytest.mark.parametrize("find,cells,eliminated,expected", [
     # WXYZ-wing, largest cell of three digits: 5.5 + 0.1
     (wings.wxyz_wings, {"r1c1": "123", "r1c5": "14", "r2c2": "24", "r3c3": "34"}, ["r1c2#4", "r1c3#4"], 5.6),

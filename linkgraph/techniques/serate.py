@@ -32,7 +32,8 @@ and SE's ratings (figures from Sudoku Explainer and Sukaku Explainer):
   nested 10.5.
 
 Chains and nets add SE's length bonus on the chain's own literals (the proof's
-nodes less the premise and the conclusion): +0.1 past 4, 6, 8, 12, 16, 24, ...
+nodes less the premise and the conclusion, a nested net's sub-net proofs
+included): +0.1 past 4, 6, 8, 12, 16, 24, ...
 The uniqueness rungs are in, as in SE: the ladder is for proper puzzles.
 
 Over the whole sudoku_exchange_diabolical file (39,419 puzzles) the puzzle
@@ -74,8 +75,21 @@ def _wing_cells(grid: Grid, step: Step) -> list[int]:
 
 
 def _chain_literals(step: Step) -> int:
-    """The literals of a chain or net less its premise and conclusion (SE's chain length)."""
-    return max(step.proof.number_of_nodes() - 2, 0)
+    """The literals of a chain or net less its premise and conclusion (SE's chain length); a
+    nested net counts the literals of every distinct sub-net proof on its edges too, as SE adds
+    the complexity of each nested chain."""
+    seen: set[int] = set()
+
+    def size(P) -> int:
+        n = P.number_of_nodes()
+        for _, _, data in P.edges(data=True):
+            sub = data.get("proof")
+            if sub is not None and id(sub) not in seen:
+                seen.add(id(sub))
+                n += size(sub)
+        return n
+
+    return max(size(step.proof) - 2, 0)
 
 
 def se_rating(grid: Grid, step: Step) -> float:
