@@ -26,7 +26,7 @@ import statistics
 import time
 
 from linkgraph.io import corpus_path, read_puzzles
-from linkgraph.solver import _makes_progress, prepare
+from linkgraph.solver import makes_progress, prepare
 from linkgraph.techniques import TECHNIQUES, resolve_ladder
 
 #: The rungs between the basic ladder and the forcing chains.
@@ -40,7 +40,7 @@ DEFAULT = [
 def first_step(find, grid):
     """The first step that makes progress, or None (what the solver takes)."""
     for step in find(grid):
-        if _makes_progress(grid, step):
+        if makes_progress(grid, step):
             return step
     return None
 

@@ -20,7 +20,7 @@ from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
 
-__all__ = ["SolveResult", "hint", "prepare", "rated_hint", "solve", "step_rating"]
+__all__ = ["SolveResult", "hint", "length_bonus", "makes_progress", "prepare", "rated_hint", "solve", "step_rating"]
 
 LadderSpec = str | Sequence[str] | Sequence[Technique] | None
 
@@ -66,8 +66,13 @@ def _techniques(ladder: LadderSpec) -> tuple[Technique, ...]:
     return resolve_ladder([str(t) for t in items])
 
 
-def _makes_progress(grid: Grid, step: Step) -> bool:
-    """True if the step removes a live candidate or places into an open cell."""
+def makes_progress(grid: Grid, step: Step) -> bool:
+    """True if the step removes a live candidate or places into an open cell.
+
+    >>> grid = lg.Grid.parse(lg.samples.EULER_01)
+    >>> lg.solver.makes_progress(grid, lg.hint(grid, ladder="basic"))
+    True
+    """
     g = grid.geometry
     if any(grid.has(c) for c in step.eliminations):
         return True
@@ -78,7 +83,7 @@ def _next_step(grid: Grid, techniques: Sequence[Technique]) -> tuple[Step, float
     """The first step that makes progress, and its rating by the rung that found it."""
     for tech in techniques:
         for step in tech.find(grid):
-            if _makes_progress(grid, step):
+            if makes_progress(grid, step):
                 return step, (tech.rate(grid, step) if tech.rate is not None else step_rating(step))
     return None
 
@@ -195,7 +200,7 @@ def prepare(grid: Grid, *, ladder: LadderSpec = "basic") -> Grid:
     current = grid
     while not _done(current):
         for tech in techniques:
-            steps = [s for s in tech.find(current) if _makes_progress(current, s)]
+            steps = [s for s in tech.find(current) if makes_progress(current, s)]
             if steps:
                 break
         else:
@@ -211,8 +216,12 @@ def prepare(grid: Grid, *, ladder: LadderSpec = "basic") -> Grid:
     return current
 
 
-def _length_bonus(size: int) -> float:
-    """SE-style bonus: +0.1 for each threshold 4, 6, 8, 12, 16, 24, ... that `size` exceeds."""
+def length_bonus(size: int) -> float:
+    """SE-style bonus: +0.1 for each threshold 4, 6, 8, 12, 16, 24, ... that `size` exceeds.
+
+    >>> lg.solver.length_bonus(4), lg.solver.length_bonus(8), lg.solver.length_bonus(9)
+    (0.0, 0.2, 0.3)
+    """
     bonus, ceiling, odd = 0.0, 4, False
     while size > ceiling:
         bonus += 0.1
@@ -231,5 +240,5 @@ def step_rating(step: Step) -> float:
     tech = TECHNIQUES.get(step.technique)
     base = tech.rating if tech is not None else float(step.proof.graph.get("rating", 0.0))
     if step.proof.graph.get("kind") in ("chain", "net"):
-        base += _length_bonus(step.proof.number_of_nodes())
+        base += length_bonus(step.proof.number_of_nodes())
     return round(base, 1)

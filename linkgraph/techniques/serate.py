@@ -100,7 +100,7 @@ def se_rating(grid: Grid, step: Step) -> float:
     >>> lg.techniques.serate.se_rating(lg.Grid.parse(lg.samples.EULER_01), lg.make_step("x-wing"))
     3.2
     """
-    from linkgraph.solver import _length_bonus
+    from linkgraph.solver import length_bonus
     from linkgraph.techniques import TECHNIQUES
 
     name = str(step.technique)
@@ -111,9 +111,9 @@ def se_rating(grid: Grid, step: Step) -> float:
         return round(base + 0.1 * ((size - middle) - abs(middle - largest)), 1)
     if name in _CHAIN_BASE:
         length = _chain_literals(step)
-        if name == "x-chain" and length // 2 in _STRONG_LINKS:
+        if name == "x-chain" and length % 2 == 0 and length // 2 in _STRONG_LINKS:
             return _STRONG_LINKS[length // 2]
-        return round(_CHAIN_BASE[name] + _length_bonus(length), 1)
+        return round(_CHAIN_BASE[name] + length_bonus(length), 1)
     return TECHNIQUES[name].rating
 
 
@@ -129,11 +129,11 @@ def _strong_link_chains(links: int) -> Callable[[Grid], Iterator[Step]]:
 def _chains(grid: Grid) -> Iterator[Step]:
     """SE's forcing chains and cycles: every X-chain, XY-chain and AIC that makes progress,
     lowest SE rating first, ties to the shorter (then in the order found)."""
-    from linkgraph.solver import _makes_progress
+    from linkgraph.solver import makes_progress
     from linkgraph.techniques import aic
 
     found = [s for finder in (aic.x_chains, aic.xy_chains, partial(aic.aics, groups=False)) for s in finder(grid)
-             if _makes_progress(grid, s)]
+             if makes_progress(grid, s)]
     found.sort(key=lambda s: (se_rating(grid, s), s.proof.number_of_nodes()))
     return iter(found)
 
