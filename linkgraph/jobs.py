@@ -104,6 +104,7 @@ def _path_metrics(result, options: dict) -> dict:
     """PATH_METRICS at the start, before the hardest step, and at the end of a solve path."""
     from linkgraph.links import link_graph
     from linkgraph.metrics import position_metrics
+
     families = _link_options(options).get("families", ("cell", "house", "group"))
     steps = list(result.steps)
     ratings = result.step_ratings()

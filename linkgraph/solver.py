@@ -96,7 +96,7 @@ def hint(grid: Grid, *, ladder: LadderSpec = None) -> Step | None:
     >>> str(lg.hint(lg.Grid.parse(lg.samples.EULER_01), ladder="basic")).split(":")[0]
     'hidden-single'
     """
-    found = _next_step(grid, _techniques(ladder))
+    found = rated_hint(grid, ladder=ladder)
     return None if found is None else found[0]
 
 
