@@ -81,7 +81,7 @@ def oracle_job(line: PuzzleLine, options: dict) -> dict:
 def _ladder_names(options: dict) -> list[str]:
     from linkgraph.techniques import resolve_ladder
 
-    return [t.name for t in resolve_ladder(options.get("ladder") or "default")]
+    return list(dict.fromkeys(n for t in resolve_ladder(options.get("ladder") or "default") for n in t.yields))
 
 
 #: Position metrics recorded along a solve path (``path=True``), at each checkpoint.

@@ -49,6 +49,9 @@ def test_the_se_ladder_stands_alone():
     with pytest.raises(lg.UnknownTechniqueError, match="'se' is a whole ladder"):
         resolve_ladder("se,x-wing")
     assert all(t.rate is se_rating for t in SE_LADDER)
+    # batch and compare columns name the techniques of the steps, not the se ladder's own rungs
+    names = [n for t in SE_LADDER for n in t.yields]
+    assert {"x-chain", "xy-chain", "aic", "vwxyz-wing"} <= set(names) and "se-chains" not in names
 
 
 @pytest.mark.parametrize("technique,literals,expected", [

@@ -58,6 +58,14 @@ class Technique:
     #: How the rung rates its steps, given the grid a step applies to; None: `rating` and the
     #: length bonus (`linkgraph.solver.step_rating`). The ``se`` ladder rates as SE does.
     rate: Callable[[Grid, Step], float] | None = None
+    #: The technique names of the steps the rung yields, when not its own name (an ``se``
+    #: ladder rung that takes X-chains, XY-chains and AICs yields steps of all three).
+    step_names: tuple[str, ...] = ()
+
+    @property
+    def yields(self) -> tuple[str, ...]:
+        """The technique names of this rung's steps."""
+        return self.step_names or (self.name,)
 
 
 _RUNGS: tuple[Technique, ...] = (

@@ -141,10 +141,11 @@ def _chains(grid: Grid) -> Iterator[Step]:
 def _ladder():
     from linkgraph.techniques import TECHNIQUES, Technique, wings
 
-    def rung(name: str, title: str | None = None, find=None, rating: float | None = None) -> Technique:
+    def rung(name: str, title: str | None = None, find=None, rating: float | None = None,
+             step_names: tuple[str, ...] = ()) -> Technique:
         t = TECHNIQUES.get(name)
         return Technique(name, title or t.title, t.family if t else "chains", rating if rating is not None else t.rating,
-                         find or t.find, rate=se_rating)
+                         find or t.find, rate=se_rating, step_names=step_names)
 
     names = ("full-house", "hidden-single", "naked-single", "locked-pointing", "locked-claiming", "naked-pair",
              "x-wing", "hidden-pair", "naked-triple", "swordfish", "hidden-triple", "skyscraper", "2-string-kite",
@@ -152,13 +153,14 @@ def _ladder():
              "unique-rectangle-3", "naked-quad", "jellyfish", "hidden-quad")
     return (
         *(rung(n) for n in names),
-        rung("x-chain-3-links", "X-Chain of three strong links", _strong_link_chains(3), 5.5),
+        rung("x-chain-3-links", "X-Chain of three strong links", _strong_link_chains(3), 5.5, ("x-chain",)),
         rung("wxyz-wing", rating=5.5),
         rung("bug+1"),
-        rung("x-chain-4-links", "X-Chain of four strong links", _strong_link_chains(4), 5.9),
+        rung("x-chain-4-links", "X-Chain of four strong links", _strong_link_chains(4), 5.9, ("x-chain",)),
         rung("vwxyz-wing", find=partial(wings.vwxyz_wings, pivot=True)),
         rung("uvwxyz-wing", find=partial(wings.uvwxyz_wings, pivot=True)),
-        rung("se-chains", "Forcing Chains and Cycles (X-chain, XY-chain, AIC)", _chains, 6.6),
+        rung("se-chains", "Forcing Chains and Cycles (X-chain, XY-chain, AIC)", _chains, 6.6,
+             ("x-chain", "xy-chain", "aic")),
         *(rung(n, rating=_CHAIN_BASE[n]) for n in (
             "forcing-chain-contradiction", "forcing-chain-cell", "forcing-chain-house", "forcing-net-contradiction",
             "forcing-net-double", "forcing-net-verity", "forcing-net-plus", "forcing-net-plus-plus",
