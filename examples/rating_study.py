@@ -14,6 +14,12 @@ The log of a soundness sweep has the same columns, so a sweep rates as it checks
     linkgraph verify linkgraph/data/puzzles/diabolical_sample.txt --log diabolical.jsonl
     python examples/rating_study.py diabolical.jsonl
 
+With ``--ladder se`` (Sudoku Explainer's path and rating, `linkgraph.techniques.serate`) the
+same study measures how closely that emulation follows SE:
+
+    linkgraph batch linkgraph/data/puzzles/diabolical_sample.txt --job solve --ladder se --out se.csv
+    python examples/rating_study.py se.csv
+
 Spearman's rho is Pearson's correlation of the ranks (ties get their mean
 rank), computed here with numpy.
 """
