@@ -41,10 +41,9 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.aicnet import _candidate_net, _grouped_net, _Net, _nonzero2, _own, _strong_part
-from linkgraph.techniques.base import cached
+from linkgraph.techniques.aicnet import _candidate_net, _grouped_net, _Net, _own, _strong_part
+from linkgraph.techniques.base import bitcount, cached, nonzero2
 from linkgraph.techniques.chainproof import chain_step
-from linkgraph.techniques.singledigit import bitcount
 
 __all__ = ["aics", "x_chains", "xy_chains"]
 
@@ -188,9 +187,9 @@ def _level_items(net_i: int, search: _Search, reached: np.ndarray) -> list[tuple
     hit = reached & net.hits
     if not hit.any():
         return []
-    rows, cols = _nonzero2(hit != 0)
+    rows, cols = nonzero2(hit != 0)
     bits = np.unpackbits(hit[rows, cols].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    i, bit = _nonzero2(bits.view(bool))
+    i, bit = nonzero2(bits.view(bool))
     ends, starts = rows.take(i).tolist(), (cols.take(i) * 64 + bit).tolist()
     items = []
     # ends a < b reached from either end: the chain -b ... +a is -a ... +b read backwards, but a

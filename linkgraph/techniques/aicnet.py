@@ -23,6 +23,7 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.model import Group
+from linkgraph.techniques.base import nonzero2
 
 __all__: list[str] = []
 
@@ -41,7 +42,7 @@ class _Net:
     @cached_property
     def preds(self) -> dict[bool, tuple[np.ndarray, np.ndarray]]:
         """Per link kind (True: strong): (targets v, sources u) of every link u -> v, by v then u."""
-        return {True: _nonzero2(self.strong), False: _nonzero2(self.weak)}
+        return {True: nonzero2(self.strong), False: nonzero2(self.weak)}
 
     @cached_property
     def sees_packed(self) -> np.ndarray:
@@ -51,7 +52,7 @@ class _Net:
     @cached_property
     def sight(self) -> tuple[np.ndarray, np.ndarray]:
         """(node, candidate) of every True of `sees_all`, by node then candidate."""
-        return _nonzero2(self.sees_all)
+        return nonzero2(self.sees_all)
 
     @cached_property
     def hits(self) -> np.ndarray:
@@ -84,12 +85,6 @@ class _Net:
             return g.candidate(mem[0])
         n = g.size
         return Group(tuple(g.cell(k // n) for k in mem), mem[0] % n + 1)
-
-
-def _nonzero2(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`np.nonzero` of a C-contiguous 2-d array, through the faster flat form."""
-    flat = np.flatnonzero(m)
-    return flat // m.shape[1], flat % m.shape[1]
 
 
 @lru_cache(maxsize=64)

@@ -97,10 +97,10 @@ import numpy as np
 from linkgraph.grid import Grid
 from linkgraph.model import Als
 from linkgraph.steps import Step
-from linkgraph.techniques.aic import _grouped_net, _Net, _nonzero2, _popcount, _Search
+from linkgraph.techniques.aic import _grouped_net, _Net, _popcount, _Search
 from linkgraph.techniques.alschainproof import _step
 from linkgraph.techniques.alstable import ALS_MAX_SIZE, AlsTable, als_table
-from linkgraph.techniques.base import cached
+from linkgraph.techniques.base import cached, nonzero2
 
 __all__ = ["ALS_MAX_SIZE", "als_chains"]
 
@@ -218,7 +218,7 @@ def _base_parts(grid: Grid) -> _BaseParts:
     node_of = np.full(C + 1, -1, dtype=np.intp)
     node_of[single[one]] = np.flatnonzero(one)
     return _BaseParts(cells, table[:, 0] % n, base.preds[True], base.preds[False], base.sees_packed,
-                      _nonzero2(base.sees_all), single, node_of, int(one.sum()))
+                      nonzero2(base.sees_all), single, node_of, int(one.sum()))
 
 
 @lru_cache(maxsize=8)
@@ -255,7 +255,7 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     # ALS nodes: per ALS of 2+ cells, each digit some live candidate outside sees entirely
     visible = (table.selfsee[:, None] >> np.arange(n)) & 1 == 1  # (sets, n)
     keep = (sizes >= 2) & (visible.sum(axis=1) >= 2)
-    ai, ad = _nonzero2(visible & keep[:, None])  # by set, then digit
+    ai, ad = nonzero2(visible & keep[:, None])  # by set, then digit
     K = len(ai)
     if K == 0:
         return None
@@ -274,7 +274,7 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
                            count=words * 64)[:, :ncells].view(bool)  # (K, cells)
     # ALS node a -> candidates of its digit seeing every member (live, outside its cells): what it turns OFF
     sees_cells = seeall & cands.T[ad]
-    ea, ec = _nonzero2(sees_cells)
+    ea, ec = nonzero2(sees_cells)
     ec = ec * n + ad[ea]  # (ALS node, candidate) pairs, by node
     # regular node r -- ALS node a: r of a's digit, every member of r sees every member of a
     # (a candidate node: a candidate an ALS node turns OFF; a group node: all its members are)
@@ -285,7 +285,7 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     from_group = bp.digit[nc:, None] == ad[None, :]  # (groups, K)
     for column in np.where(gcells < 0, ncells, gcells).T:
         from_group &= sees_t[column]
-    ga, gr = _nonzero2(np.ascontiguousarray(from_group.T))  # by node, then group
+    ga, gr = nonzero2(np.ascontiguousarray(from_group.T))  # by node, then group
     la = np.concatenate([ea, ga])
     lr = np.concatenate([bp.node_of[ec], gr + nc])
     # ALS -- ALS on one digit d: a restricted common digit (cells apart, every place of one sees every place
@@ -293,9 +293,9 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     node_id = np.full((len(table), n), -1, dtype=np.intp)
     node_id[ai, ad] = np.arange(K)
     held = np.flatnonzero(np.concatenate(([True], ai[1:] != ai[:-1])))
-    p, q = _nonzero2(table.restricted != 0)  # (a set without a node has no node_id below)
+    p, q = nonzero2(table.restricted != 0)  # (a set without a node has no node_id below)
     masks = table.restricted[p, q]
-    pi, d = _nonzero2((masks[:, None] >> np.arange(n)) & 1 == 1)
+    pi, d = nonzero2((masks[:, None] >> np.arange(n)) & 1 == 1)
     rv, ru = node_id[p[pi], d], node_id[q[pi], d]
     both = (rv >= 0) & (ru >= 0)
     rv, ru = rv[both], ru[both]
@@ -325,7 +325,7 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     common = house_of[safe_cells[:, 0]]  # (K, houses)
     for k in range(1, safe_cells.shape[1]):
         common = common & house_of[safe_cells[:, k]]
-    ck, ch = _nonzero2(common)
+    ck, ch = nonzero2(common)
     in_house = np.zeros((K, house_cells.shape[1]), dtype=np.uint64)
     if len(ck):
         first = np.flatnonzero(np.concatenate(([True], ck[1:] != ck[:-1])))
@@ -334,11 +334,11 @@ def _als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> _AlsNet | None:
     place = np.zeros((K, ncells + 1), dtype=bool)
     place[np.arange(K)[:, None], safe_cells] = True
     in_house &= ~place[:, :ncells] & cands.T[ad]  # live, not a place
-    sa, sc = _nonzero2(in_house)
+    sa, sc = nonzero2(in_house)
     sc = sc * n + ad[sa]
     lone = np.flatnonzero(valid.sum(axis=1) == 1)
     lone_cands = safe_cells[lone].min(axis=1)[:, None] * n + np.arange(n)  # (lone, n): the place's cell
-    li, ld = _nonzero2(live[lone_cands] & (np.arange(n)[None, :] != ad[lone][:, None]))
+    li, ld = nonzero2(live[lone_cands] & (np.arange(n)[None, :] != ad[lone][:, None]))
     sa = np.concatenate([sa, lone[li]])
     sc = np.concatenate([sc, lone_cands[li, ld]])
     start_sees = np.concatenate([bp.sees, _bit_rows(K, C, [(sa, sc)])])
@@ -378,9 +378,9 @@ def _items(an: _AlsNet, reached: np.ndarray) -> list[tuple]:
     # the other ends with a candidate seeing both ends
     hit = reached[M:] & an.hits[M:]
     if hit.any():
-        rows, cols = _nonzero2(hit != 0)
+        rows, cols = nonzero2(hit != 0)
         bits = np.unpackbits(hit[rows, cols].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-        i, bit = _nonzero2(bits.view(bool))  # (flatnonzero is slow on uint8)
+        i, bit = nonzero2(bits.view(bool))  # (flatnonzero is slow on uint8)
         a_idx = cols[i] * 64 + bit
         b_idx = rows[i] + M
         other = an.twin[a_idx] != b_idx

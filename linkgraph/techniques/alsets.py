@@ -92,8 +92,7 @@ from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
 from linkgraph.techniques.alstable import ALS_MAX_SIZE, AlsSet, AlsTable, _pack, als_table
-from linkgraph.techniques.aic import _nonzero2
-from linkgraph.techniques.base import bits
+from linkgraph.techniques.base import bits, nonzero2
 from linkgraph.techniques.chainproof import weak_via
 
 __all__ = ["ALS_MAX_SIZE", "AlsTable", "als_table", "als_xy_wings", "als_xz", "death_blossoms"]
@@ -352,7 +351,7 @@ def als_xy_wings(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     table = als_table(grid, max_size=max_size)
     R, Z, O = table.restricted, table.zsee, table.overlap
     # B restricted with A < C: every two sets restricted with one B (R is symmetric), as (b, a) and (b, c)
-    bv, av = _nonzero2(R != 0)  # by b, then a
+    bv, av = nonzero2(R != 0)  # by b, then a
     later = np.searchsorted(bv, bv, side="right") - np.arange(len(bv)) - 1  # links of b after this one
     e1 = np.repeat(np.arange(len(bv)), later)
     e2 = e1 + 1 + np.arange(len(e1)) - np.repeat(np.cumsum(later) - later, later)

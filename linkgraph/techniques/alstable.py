@@ -41,8 +41,7 @@ from linkgraph.errors import OptionError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Als
-from linkgraph.techniques.aic import _nonzero2
-from linkgraph.techniques.base import bits
+from linkgraph.techniques.base import bitcount, bits, nonzero2, popcount_table
 
 __all__ = ["ALS_MAX_SIZE", "AlsSet", "AlsTable", "als_table"]
 
@@ -57,15 +56,6 @@ def _combos(size: int, max_size: int) -> tuple[np.ndarray, ...]:
     """Per k in 1..max_size: every increasing k-tuple of positions 0..size-1, one row each."""
     return tuple(np.array(list(combinations(range(size), k)), dtype=np.intp).reshape(-1, k)
                  for k in range(1, min(max_size, size) + 1))
-
-
-def _popcount(x: np.ndarray) -> np.ndarray:
-    """Set bits per element of a non-negative int64 array (numpy 1.x has no bitwise_count)."""
-    x = x.astype(np.uint64)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return ((x * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
 
 
 @lru_cache(maxsize=8)
@@ -124,14 +114,6 @@ def _house_sets(geometry: Geometry, max_size: int) -> tuple[np.ndarray, np.ndarr
     return rows, columns, need
 
 
-@lru_cache(maxsize=4)
-def _pop_table(n: int) -> np.ndarray:
-    """Set bits of every n-bit number."""
-    table = _popcount(np.arange(1 << n, dtype=np.int64))
-    table.setflags(write=False)
-    return table
-
-
 def _find_sets(grid: Grid, max_size: int) -> np.ndarray:
     """The cells of every ALS of `grid` (rows padded with number_of_cells), smallest first, then by cells."""
     geo = grid.geometry
@@ -143,7 +125,7 @@ def _find_sets(grid: Grid, max_size: int) -> np.ndarray:
     # max_size + 1 digits is too many already)
     masks[:ncells][grid.cands.sum(axis=1) < 2] = (1 << (n + 2)) - 1
     union = np.bitwise_or.reduce(masks.take(columns), axis=0)
-    count = _pop_table(n + 2).take(union) if n <= 14 else _popcount(union)
+    count = popcount_table(n + 2).take(union) if n <= 14 else bitcount(union).astype(np.int64)
     return rows[count == need]
 
 
@@ -226,7 +208,7 @@ class AlsTable:
         live = (seeall & digw[:, None]).reshape(-1)
         nonzero = np.flatnonzero(live)
         bits = np.unpackbits(live[nonzero].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-        w, bit = _nonzero2(bits.view(bool))  # (flatnonzero is slow on uint8)
+        w, bit = nonzero2(bits.view(bool))  # (flatnonzero is slow on uint8)
         word = nonzero[w]
         W = seeall.shape[-1]
         self.sight = d, i, x = word // (N * W), word // W % N, word % W * 64 + bit

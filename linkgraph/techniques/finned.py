@@ -35,8 +35,7 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import SharedSearch, cached, house_places, pattern_step
-from linkgraph.techniques.singledigit import bitcount
+from linkgraph.techniques.base import SharedSearch, bitcount, cached, house_places, pattern_step
 
 __all__ = ["finned_fish", "FISH_NAMES"]
 

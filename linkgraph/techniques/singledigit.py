@@ -43,25 +43,6 @@ from linkgraph.techniques.chainproof import chain_step, seeing_all
 __all__ = ["empty_rectangles", "skyscrapers", "turbot_fish", "two_string_kites"]
 
 
-_BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
-
-
-def bitcount(a: np.ndarray) -> np.ndarray:
-    """Set bits of each element of a non-negative integer array (``np.bitwise_count`` on numpy 2).
-
-    >>> lg.techniques.singledigit.bitcount(np.array([0, 7, 256])).tolist()
-    [0, 3, 1]
-    """
-    if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(a)
-    return _bitcount_bytes(a)
-
-
-def _bitcount_bytes(a: np.ndarray) -> np.ndarray:
-    a = np.ascontiguousarray(a)
-    return _BYTE_BITS[a.view(np.uint8).reshape(*a.shape, a.itemsize)].sum(axis=-1)
-
-
 class _Cells:
     """Per-geometry cell bit masks: peers, house kinds shared by two cells, boxes."""
 

@@ -20,8 +20,7 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import bits, house_places, pattern_step
-from linkgraph.techniques.singledigit import bitcount
+from linkgraph.techniques.base import bitcount, bits, house_places, pattern_step
 
 __all__ = ["hidden_subsets", "naked_subsets"]
 

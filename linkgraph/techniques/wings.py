@@ -48,9 +48,9 @@ import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import SharedSearch, bits, cached, pattern_step
+from linkgraph.techniques.base import SharedSearch, bitcount, bits, cached, pattern_step
 from linkgraph.techniques.chainproof import chain_step
-from linkgraph.techniques.singledigit import _cells, _conjugates, _digit_masks, bitcount
+from linkgraph.techniques.singledigit import _cells, _conjugates, _digit_masks
 
 __all__ = ["bent_subsets", "uvwxyz_wings", "vwxyz_wings", "w_wings", "wxyz_wings", "xy_wings", "xyz_wings"]
 
