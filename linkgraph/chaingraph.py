@@ -33,6 +33,7 @@ from itertools import combinations
 
 import numpy as np
 
+from linkgraph.bitops import popcount_table
 from linkgraph.errors import check_choice
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
@@ -131,15 +132,6 @@ def _set_texts(g: Geometry) -> tuple[str, ...]:
 @lru_cache(maxsize=64)
 def _combos(k: int, m: int) -> np.ndarray:
     return np.array(list(combinations(range(k), m)), dtype=np.int64).reshape(-1, m)
-
-
-@lru_cache(maxsize=8)
-def _popcounts(bits: int) -> np.ndarray:
-    x = np.arange(1 << bits)
-    c = np.zeros_like(x)
-    for b in range(bits):
-        c += (x >> b) & 1
-    return c
 
 
 @lru_cache(maxsize=16)
@@ -349,7 +341,7 @@ def _group_links(grid: Grid, flag: np.ndarray, cand_node: np.ndarray, nc: int) -
         mask = np.packbits(has, axis=1, bitorder="little")[:, 0, :]
     else:
         mask = np.tensordot(T.bit, has, axes=(0, 1))
-    size = _popcounts(T.bit.size)[mask]
+    size = popcount_table(T.bit.size)[mask]
     gi, gd = np.nonzero(size >= 2)
     if not len(gi):
         return [], []
@@ -416,7 +408,7 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, base: int) -> t
     u = bits.take(tcells[0])
     for j in range(1, w):
         u |= bits.take(tcells[j])
-    pick = np.flatnonzero(_popcounts(n + 1).take(u) == tsize + 1)
+    pick = np.flatnonzero(popcount_table(n + 1).take(u) == tsize + 1)
     if not len(pick):
         return np.zeros((0, 1), dtype=np.int64), []
     cells = tcells.take(pick, axis=1)  # (w, A), padded with ncells

@@ -39,10 +39,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from linkgraph.bitops import bitcount, nonzero2
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.techniques.aicnet import _candidate_net, _grouped_net, _Net, _own, _strong_part
-from linkgraph.techniques.base import bitcount, cached, nonzero2
+from linkgraph.techniques.base import cached
 from linkgraph.techniques.chainproof import chain_step
 
 __all__ = ["aics", "x_chains", "xy_chains"]

@@ -21,9 +21,9 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from linkgraph.bitops import nonzero2
 from linkgraph.grid import Grid
 from linkgraph.model import Group
-from linkgraph.techniques.base import nonzero2
 
 __all__: list[str] = []
 

@@ -94,13 +94,14 @@ from functools import lru_cache
 
 import numpy as np
 
+from linkgraph.bitops import nonzero2
 from linkgraph.grid import Grid
 from linkgraph.model import Als
 from linkgraph.steps import Step
 from linkgraph.techniques.aic import _grouped_net, _Net, _popcount, _Search
 from linkgraph.techniques.alschainproof import _step
 from linkgraph.techniques.alstable import ALS_MAX_SIZE, AlsTable, als_table
-from linkgraph.techniques.base import cached, nonzero2
+from linkgraph.techniques.base import cached
 
 __all__ = ["ALS_MAX_SIZE", "als_chains"]
 

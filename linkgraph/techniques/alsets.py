@@ -87,12 +87,13 @@ from itertools import combinations
 import networkx as nx
 import numpy as np
 
+from linkgraph.bitops import nonzero2
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
 from linkgraph.techniques.alstable import ALS_MAX_SIZE, AlsSet, AlsTable, _pack, als_table
-from linkgraph.techniques.base import bits, nonzero2
+from linkgraph.techniques.base import bits
 from linkgraph.techniques.chainproof import weak_via
 
 __all__ = ["ALS_MAX_SIZE", "AlsTable", "als_table", "als_xy_wings", "als_xz", "death_blossoms"]

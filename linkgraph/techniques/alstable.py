@@ -37,11 +37,12 @@ from itertools import combinations
 import numpy as np
 
 from linkgraph.als import DEFAULT_ALS_MAX_SIZE, cell_bits
+from linkgraph.bitops import bitcount, nonzero2, popcount_table
 from linkgraph.errors import OptionError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Als
-from linkgraph.techniques.base import bitcount, bits, nonzero2, popcount_table
+from linkgraph.techniques.base import bits
 
 __all__ = ["ALS_MAX_SIZE", "AlsSet", "AlsTable", "als_table"]
 

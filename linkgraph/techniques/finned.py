@@ -33,9 +33,10 @@ from itertools import combinations
 
 import numpy as np
 
+from linkgraph.bitops import bitcount
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import SharedSearch, bitcount, cached, house_places, pattern_step
+from linkgraph.techniques.base import SharedSearch, cached, house_places, pattern_step
 
 __all__ = ["finned_fish", "FISH_NAMES"]
 

@@ -18,9 +18,10 @@ from itertools import combinations
 
 import numpy as np
 
+from linkgraph.bitops import bitcount
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import bitcount, bits, house_places, pattern_step
+from linkgraph.techniques.base import bits, house_places, pattern_step
 
 __all__ = ["hidden_subsets", "naked_subsets"]
 

@@ -46,9 +46,10 @@ from itertools import combinations
 
 import numpy as np
 
+from linkgraph.bitops import bitcount
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import SharedSearch, bitcount, bits, cached, pattern_step
+from linkgraph.techniques.base import SharedSearch, bits, cached, pattern_step
 from linkgraph.techniques.chainproof import chain_step
 from linkgraph.techniques.singledigit import _cells, _conjugates, _digit_masks
 
