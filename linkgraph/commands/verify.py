@@ -197,16 +197,20 @@ def _check_line(pl, ladder, timeout: float | None = None) -> _Report:
     """One puzzle line's report: a bad line, an error, a time-out, or its checked steps."""
     from linkgraph.batch import JobTimeout, _Deadline
 
+    def row() -> _Report:
+        report = _Report(file="", ladder="", rating=pl.rating)
+        report.puzzles = 1
+        return report
+
     t0 = time.perf_counter()
-    report = _Report(file="", ladder="", rating=pl.rating)
-    report.puzzles = 1
+    report = row()
     try:
         try:
             with _Deadline(timeout):
                 _check_grid(pl, ladder, report)
         except JobTimeout:  # the row counts the time-out only, never a half-checked solve
-            report = _Report(file="", ladder="", rating=pl.rating)
-            report.puzzles = report.timeouts = 1
+            report = row()
+            report.timeouts = 1
             report.fail(pl.number, "timeout", f"not checked within {timeout:g} s (--timeout)")
     except JobTimeout:  # the alarm fired between the check's end and the deadline's exit
         pass
