@@ -37,10 +37,14 @@ def _grid(cells: dict[str, str]) -> lg.Grid:
     return lg.Grid.parse(" ".join(tokens))
 
 
-def _chain(technique: str, literals: int) -> lg.Step:
-    """A chain step whose proof holds `literals` chain literals, its premise and its conclusion."""
+def _chain(technique: str, literals: int, conclusions: int = 1) -> lg.Step:
+    """A chain step whose proof holds `literals` chain literals, its premise and its conclusions
+    (proof nodes as the chain rungs build them: the premise ON and OFF, the chain's other
+    literals, one node per elimination)."""
     P = nx.DiGraph(kind="chain")
-    P.add_nodes_from(range(literals + 2))
+    P.add_nodes_from(range(literals + 1), role=lg.Role.INNER)
+    P.add_nodes_from([0, 1], role=lg.Role.PREMISE)
+    P.add_nodes_from(range(literals + 1, literals + 1 + conclusions), role=lg.Role.CONCLUSION)
     return lg.make_step(technique, eliminations=[lg.Candidate.parse("r1c1#1")], proof=P)
 
 
@@ -65,6 +69,15 @@ def test_chain_ratings_follow_se(technique, literals, expected):
     assert se_rating(lg.Grid.parse(lg.samples.EULER_01), _chain(technique, literals)) == expected
 
 
+@pytest.mark.parametrize("conclusions", [1, 2, 3])
+def test_a_chain_is_as_long_for_every_elimination(conclusions):
+    # SE rates a chain by its own literals, however many candidates see both ends: an X-chain of
+    # three strong links is a strong-linked fish (5.5), an AIC of 8 literals 7.2
+    grid = lg.Grid.parse(lg.samples.EULER_01)
+    assert se_rating(grid, _chain("x-chain", 6, conclusions)) == 5.5
+    assert se_rating(grid, _chain("aic", 8, conclusions)) == 7.2
+
+
 def test_nested_nets_count_their_sub_nets_once():
     # SE adds each distinct nested chain's complexity: 3 outer literals + a 10-node sub-net shown on
     # two edges (counted once) = 13 literals, bonus 0.4 (past 4, 6, 8 and 12)
@@ -74,7 +87,7 @@ def test_nested_nets_count_their_sub_nets_once():
     P.add_edge(0, 1, proof=sub)
     P.add_edge(1, 2, proof=sub)
     P.add_edge(2, 3)
-    P.add_node(4)
+    P.add_node(4, role=lg.Role.CONCLUSION)
     step = lg.make_step("forcing-net-nested", eliminations=[lg.Candidate.parse("r1c1#1")], proof=P)
     assert se_rating(lg.Grid.parse(lg.samples.EULER_01), step) == 9.9
 

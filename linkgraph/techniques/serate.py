@@ -32,7 +32,7 @@ and SE's ratings (figures from Sudoku Explainer and Sukaku Explainer):
   nested 10.5.
 
 Chains and nets add SE's length bonus on the chain's own literals (the proof's
-nodes less the premise and the conclusion, a nested net's sub-net proofs
+nodes less the premise and the conclusions, a nested net's sub-net proofs
 included): +0.1 past 4, 6, 8, 12, 16, 24, ...
 The uniqueness rungs are in, as in SE: the ladder is for proper puzzles.
 
@@ -48,13 +48,13 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from linkgraph.grid import Grid
-from linkgraph.model import Cell
+from linkgraph.model import Cell, Role
 from linkgraph.steps import Step
 
 __all__ = ["SE_LADDER", "se_rating"]
 
-#: Base rating of a wing by its number of cells.
-_WING_BASE = {"wxyz-wing": (4, 5.5), "vwxyz-wing": (5, 6.2), "uvwxyz-wing": (6, 6.6)}
+#: Base rating of a wing (before the adjustment by its largest cell).
+_WING_BASE = {"wxyz-wing": 5.5, "vwxyz-wing": 6.2, "uvwxyz-wing": 6.6}
 
 #: SE's base for chains and nets, by technique (before the length bonus).
 _CHAIN_BASE = {
@@ -75,9 +75,10 @@ def _wing_cells(grid: Grid, step: Step) -> list[int]:
 
 
 def _chain_literals(step: Step) -> int:
-    """The literals of a chain or net less its premise and conclusion (SE's chain length); a
-    nested net counts the literals of every distinct sub-net proof on its edges too, as SE adds
-    the complexity of each nested chain."""
+    """The literals of a chain or net less its premise and conclusions (SE's chain length: SE
+    rates a chain per target, so a chain that eliminates two candidates is no longer); a nested
+    net counts the literals of every distinct sub-net proof on its edges too, as SE adds the
+    complexity of each nested chain."""
     seen: set[int] = set()
 
     def size(P) -> int:
@@ -89,7 +90,8 @@ def _chain_literals(step: Step) -> int:
                 n += size(sub)
         return n
 
-    return max(size(step.proof) - 2, 0)
+    conclusions = sum(1 for _, role in step.proof.nodes(data="role") if role == Role.CONCLUSION)
+    return max(size(step.proof) - max(conclusions, 1) - 1, 0)
 
 
 def se_rating(grid: Grid, step: Step) -> float:
@@ -105,10 +107,10 @@ def se_rating(grid: Grid, step: Step) -> float:
 
     name = str(step.technique)
     if name in _WING_BASE:
-        size, base = _WING_BASE[name]
-        largest = max(int(grid.counts[c]) for c in _wing_cells(grid, step))
+        cells = _wing_cells(grid, step)
+        size, largest = len(cells), max(int(grid.counts[c]) for c in cells)
         middle = (size + 2) // 2
-        return round(base + 0.1 * ((size - middle) - abs(middle - largest)), 1)
+        return round(_WING_BASE[name] + 0.1 * ((size - middle) - abs(middle - largest)), 1)
     if name in _CHAIN_BASE:
         length = _chain_literals(step)
         if name == "x-chain" and length % 2 == 0 and length // 2 in _STRONG_LINKS:
