@@ -13,8 +13,8 @@ its places in the subset see each other: it can stand at most once there.
 
 Three cells, all bivalue, make an XY-wing; three cells otherwise an XYZ-wing;
 four cells a WXYZ-wing, five a VWXYZ-wing, six a UVWXYZ-wing (the last two
-are opt-in rungs, and rungs of ``--ladder se``). Their proofs are patterns: ``base`` the cells' sets,
-``cover`` one house set per digit (for a restricted digit a house holding all
+are opt-in rungs, and rungs of ``--ladder se``). Their proofs are patterns:
+``base`` the cells' sets, ``cover`` one house set per digit (for a restricted digit a house holding all
 its places, for ``z`` a house holding the eliminated candidates), and ``z`` the
 unrestricted digit (None for a locked subset). The ``z`` places outside the
 ``z`` cover are fins, seen by every elimination; a wing whose eliminations lie
