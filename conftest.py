@@ -1,16 +1,10 @@
 """Doctest namespace: `lg`, `nx`, `np` are there in every doctest."""
 
-import os
+import networkx as nx
+import numpy as np
+import pytest
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as linkgraph sets it, before numpy loads here
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-os.environ.setdefault("MKL_NUM_THREADS", "1")
-
-import networkx as nx  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-import linkgraph as lg  # noqa: E402
+import linkgraph as lg
 
 
 @pytest.fixture(autouse=True)

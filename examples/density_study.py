@@ -30,9 +30,9 @@ from pathlib import Path
 import numpy as np
 
 import linkgraph as lg
-from linkgraph.batch import iter_batch
+from linkgraph.research.batch import iter_batch
 from linkgraph.io import read_puzzles
-from linkgraph.metrics import POSITION_COLUMNS
+from linkgraph.research.metrics import POSITION_COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "puzzles"

@@ -1,6 +1,6 @@
 """Regenerate the diagrams/ gallery: the seed's forcing chains and one forcing net, drawn.
 
-The gallery shows what `linkgraph.render` draws, on examples a reader can
+The gallery shows what `linkgraph.draw.graphviz` draws, on examples a reader can
 check against their source:
 
 - the three ForceChain_Cell results of the GNPX text (seeds/gnpx-forcechain.txt):
@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import linkgraph as lg
-from linkgraph.chains import chain_search
+from linkgraph.chains.search import chain_search
+from linkgraph.chains.steps import prove
 from linkgraph.io import read_puzzles
-from linkgraph.render import LAYOUTS, render
+from linkgraph.draw.graphviz import LAYOUTS, render
 from linkgraph.solver import prepare
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +77,7 @@ def gnpx_diagrams() -> list[Diagram]:
     for variant, premise, target in GNPX_CASES:
         where = lg.Literal.parse(premise) if variant == "contradiction" else lg.SetX.parse(premise)
         lit = lg.Literal.parse(target)
-        step = search.prove(variant, where, lit)
+        step = prove(search, variant, where, lit)
         if step is None:
             raise SystemExit(f"make_diagrams: the GNPX {variant} result {target} from {premise} was not found")
         state = "true" if lit.on else "false"
@@ -112,7 +113,7 @@ def readme(entries: list[Diagram]) -> str:
     lines = [
         "# Diagrams",
         "",
-        "Proof pictures drawn by `linkgraph.render` (generated files: do not edit by hand).",
+        "Proof pictures drawn by `linkgraph.draw.graphviz` (generated files: do not edit by hand).",
         "Regenerate the whole gallery, this file included, from the repository root with:",
         "",
         "```",

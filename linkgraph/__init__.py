@@ -8,46 +8,57 @@ values whose proof is a small networkx DiGraph of literals.
 
 from __future__ import annotations
 
-import os as _os
-
-# One BLAS thread unless the user asks for more: the engine's matrix products are small
-# (hundreds of rows), where a thread pool costs more than it saves, and on a busy machine
-# its threads wait for each other (3x slower solves measured on a loaded 2-core box). Only
-# takes effect when numpy is first imported through linkgraph.
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    _os.environ.setdefault(_var, "1")
-
-from linkgraph import batch, chaingraph, chains, geometry, metrics, nets, notation, oracle, samples, techniques, verify
+from linkgraph import (
+    bitops,
+    chains,
+    check,
+    draw,
+    errors,
+    geometry,
+    graph,
+    grid,
+    io,
+    model,
+    nets,
+    notation,
+    oracle,
+    research,
+    samples,
+    solver,
+    steps,
+    techniques,
+)
 from linkgraph.chains import forcing_chains
+from linkgraph.check import check_step
+from linkgraph.draw import render, show, to_dot
 from linkgraph.errors import (
     GraphvizError,
     InvalidPuzzleError,
     LinkgraphError,
     NotationError,
     OptionError,
+    ProofError,
     PuzzleFormatError,
     SearchLimitError,
     UnknownTechniqueError,
 )
 from linkgraph.geometry import Geometry
-from linkgraph.grid import Grid
-from linkgraph.implication import (
+from linkgraph.graph import (
     CompiledImplications,
     compile_implications,
     implication_graph,
     implication_path,
     implications,
+    link_counts,
+    link_graph,
     path_links,
 )
-from linkgraph.links import link_counts, link_graph
-from linkgraph.metrics import position_metrics, solve_metrics
-from linkgraph.nets import forcing_nets
+from linkgraph.grid import Grid
 from linkgraph.model import Als, Candidate, Cell, Family, Group, House, LinkKind, Literal, NodeKind, Role, SetX
-from linkgraph.propagate import propagate
-from linkgraph.render import render, show, to_dot
+from linkgraph.nets import forcing_nets, propagate
+from linkgraph.research import position_metrics, solve_metrics
 from linkgraph.solver import SolveResult, hint, prepare, rated_hint, solve, step_rating
 from linkgraph.steps import Step, make_step
-from linkgraph.verify import check_step
 
 __version__ = "0.1.0"
 
@@ -69,6 +80,7 @@ __all__ = [
     "NodeKind",
     "NotationError",
     "OptionError",
+    "ProofError",
     "PuzzleFormatError",
     "Role",
     "SearchLimitError",
@@ -76,22 +88,27 @@ __all__ = [
     "SolveResult",
     "Step",
     "UnknownTechniqueError",
-    "batch",
-    "chaingraph",
+    "bitops",
     "chains",
+    "check",
     "check_step",
     "compile_implications",
+    "draw",
+    "errors",
     "forcing_chains",
     "forcing_nets",
     "geometry",
+    "graph",
+    "grid",
     "hint",
     "implication_graph",
     "implication_path",
     "implications",
+    "io",
     "link_counts",
     "link_graph",
     "make_step",
-    "metrics",
+    "model",
     "nets",
     "notation",
     "oracle",
@@ -101,12 +118,14 @@ __all__ = [
     "propagate",
     "rated_hint",
     "render",
+    "research",
     "samples",
     "show",
     "solve",
     "solve_metrics",
+    "solver",
     "step_rating",
+    "steps",
     "techniques",
     "to_dot",
-    "verify",
 ]

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["bitcount", "nonzero2", "popcount_table"]
+__all__ = ["bitcount", "bits", "nonzero2", "popcount_table"]
 
 
 _BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
@@ -53,3 +53,13 @@ def nonzero2(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     flat = np.flatnonzero(m)
     return flat // m.shape[1], flat % m.shape[1]
+
+
+def bits(mask: int) -> list[int]:
+    """Positions of the set bits of `mask`, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -68,7 +68,7 @@ class GraphvizError(LinkgraphError, RuntimeError):
 
 
 class ProofError(LinkgraphError, ValueError):
-    """A step's proof graph does not prove it (raised by `linkgraph.verify.check_step`)."""
+    """A step's proof graph does not prove it (raised by `linkgraph.check.checker.check_step`)."""
 
 
 class SearchLimitError(LinkgraphError, RuntimeError):

@@ -21,6 +21,7 @@ Two text forms are read and written:
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -33,7 +34,7 @@ from linkgraph.model import Candidate, Cell
 if TYPE_CHECKING:
     from linkgraph.steps import Step
 
-__all__ = ["Grid"]
+__all__ = ["Grid", "cached"]
 
 _FRAME = str.maketrans("", "", "|+-")
 _DECORATION = str.maketrans({ch: " " for ch in "|-+:*.'="})
@@ -347,3 +348,20 @@ def _check_repeats(g: Geometry, vals: np.ndarray, *, what: str) -> None:
     problem = _first_repeat(g, vals, what=what)
     if problem:
         raise InvalidPuzzleError(problem)
+
+
+_CACHE: OrderedDict[tuple[object, Grid], object] = OrderedDict()
+_CACHE_SIZE = 16
+
+
+def cached(kind: object, grid: Grid, make):
+    """Per-grid results shared by the rungs that look at the same grid in turn (a few kept)."""
+    key = (kind, grid)
+    hit = _CACHE.get(key)
+    if hit is None or getattr(hit, "failed", False):
+        hit = _CACHE[key] = make(grid)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return hit

@@ -55,7 +55,7 @@ def paths(P: nx.DiGraph) -> Iterator[tuple[Literal, list[tuple[Literal, Literal]
     """Yield ``(premise, edges)`` for every path from a premise to a node with no out-edge.
 
     >>> grid = lg.solver.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
-    >>> step = lg.chains.chain_search(grid).prove("cell", lg.SetX.parse("r2c8"), lg.Literal.parse("+r6c6#2"))
+    >>> step = lg.chains.prove(lg.chains.chain_search(grid), "cell", lg.SetX.parse("r2c8"), lg.Literal.parse("+r6c6#2"))
     >>> [(str(p), len(e)) for p, e in lg.notation.paths(step.proof)]
     [('+r2c8#1', 5), ('+r2c8#2', 2)]
     """
@@ -133,7 +133,7 @@ def gnpx(step: Step) -> str:
     """The step's chains in GNPX link notation, one line per path from a premise.
 
     >>> grid = lg.solver.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
-    >>> step = lg.chains.chain_search(grid).prove("cell", lg.SetX.parse("r2c8"), lg.Literal.parse("+r6c6#2"))
+    >>> step = lg.chains.prove(lg.chains.chain_search(grid), "cell", lg.SetX.parse("r2c8"), lg.Literal.parse("+r6c6#2"))
     >>> print(lg.notation.gnpx(step).splitlines()[1])
     ✿[W r2c8/+2 -> r2c6/-2] => [S r2c6/-2 -> r6c6/+2]
     """
@@ -218,7 +218,7 @@ def eureka(step: Step) -> str:
     """The step's chains in Eureka notation, one line per path from a premise.
 
     >>> grid = lg.solver.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
-    >>> step = lg.chains.chain_search(grid).prove("cell", lg.SetX.parse("r2c8"), lg.Literal.parse("+r6c6#2"))
+    >>> step = lg.chains.prove(lg.chains.chain_search(grid), "cell", lg.SetX.parse("r2c8"), lg.Literal.parse("+r6c6#2"))
     >>> print(lg.notation.eureka(step).splitlines()[1])
     (2)r2c8-(2)r2c6=(2)r6c6
     """
@@ -270,7 +270,7 @@ def english(step: Step) -> str:
     """The step in plain English: one sentence per path, then what it proves.
 
     >>> grid = lg.solver.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
-    >>> step = lg.chains.chain_search(grid).prove("cell", lg.SetX.parse("r2c8"), lg.Literal.parse("+r6c6#2"))
+    >>> step = lg.chains.prove(lg.chains.chain_search(grid), "cell", lg.SetX.parse("r2c8"), lg.Literal.parse("+r6c6#2"))
     >>> print(lg.notation.english(step).splitlines()[1])
     If r2c8 is 2, then r2c6 is not 2 (same row 2), so r6c6 is 2 (the only place left for 2 in column 6).
     """

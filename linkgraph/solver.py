@@ -17,10 +17,14 @@ from dataclasses import dataclass, field
 
 from linkgraph.errors import OptionError
 from linkgraph.grid import Grid
+from linkgraph.nets.propagate import check_depth_level
+from linkgraph.nets.search import forcing_nets
 from linkgraph.steps import Step
 from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
+from linkgraph.techniques.base import length_bonus, makes_progress  # re-exported: part of the solver's API
 
-__all__ = ["SolveResult", "hint", "length_bonus", "makes_progress", "prepare", "rated_hint", "solve", "step_rating"]
+__all__ = ["SolveResult", "hint", "length_bonus", "makes_progress", "prepare", "rated_hint", "solve", "solve_with_nets",
+           "step_rating"]
 
 LadderSpec = str | Sequence[str] | Sequence[Technique] | None
 
@@ -64,19 +68,6 @@ def _techniques(ladder: LadderSpec) -> tuple[Technique, ...]:
     if items and all(isinstance(t, Technique) for t in items):
         return tuple(items)  # type: ignore[arg-type]
     return resolve_ladder([str(t) for t in items])
-
-
-def makes_progress(grid: Grid, step: Step) -> bool:
-    """True if the step removes a live candidate or places into an open cell.
-
-    >>> grid = lg.Grid.parse(lg.samples.EULER_01)
-    >>> lg.solver.makes_progress(grid, lg.hint(grid, ladder="basic"))
-    True
-    """
-    g = grid.geometry
-    if any(grid.has(c) for c in step.eliminations):
-        return True
-    return any(grid.has(c) and not grid.placed[g.cell_index(c.cell)] for c in step.placements)
 
 
 def _next_step(grid: Grid, techniques: Sequence[Technique]) -> tuple[Step, float] | None:
@@ -216,20 +207,6 @@ def prepare(grid: Grid, *, ladder: LadderSpec = "basic") -> Grid:
     return current
 
 
-def length_bonus(size: int) -> float:
-    """SE-style bonus: +0.1 for each threshold 4, 6, 8, 12, 16, 24, ... that `size` exceeds.
-
-    >>> lg.solver.length_bonus(4), lg.solver.length_bonus(8), lg.solver.length_bonus(9)
-    (0.0, 0.2, 0.3)
-    """
-    bonus, ceiling, odd = 0.0, 4, False
-    while size > ceiling:
-        bonus += 0.1
-        ceiling = ceiling * 3 // 2 if not odd else ceiling * 4 // 3
-        odd = not odd
-    return round(bonus, 1)
-
-
 def step_rating(step: Step) -> float:
     """The SE-style rating of one step: its technique's rating, plus a length bonus
     for chains and nets (by the number of literals in the proof).
@@ -242,3 +219,41 @@ def step_rating(step: Step) -> float:
     if step.proof.graph.get("kind") in ("chain", "net"):
         base += length_bonus(step.proof.number_of_nodes())
     return round(base, 1)
+
+
+def solve_with_nets(
+    grid: Grid,
+    *,
+    max_level: int = 1,
+    depth: int = 0,
+    select: str = "first",
+    max_steps: int = 500,
+):
+    """Alternate the basic ladder and forcing nets until solved or stuck.
+
+    Each round applies the basic ladder (`prepare`), then the
+    first net step found at depth `depth`, trying level 0 before each higher
+    level up to `max_level`. Returns ``(final grid, net steps, solved)``.
+
+    Examples
+    --------
+    >>> final, steps, solved = lg.solver.solve_with_nets(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> solved, len(steps) >= 1
+    (True, True)
+    """
+    check_depth_level(depth, max_level)
+    steps: list[Step] = []
+    while len(steps) < max_steps:
+        grid = prepare(grid)
+        if grid.is_solved() or grid.contradiction():
+            break
+        step = None
+        for lvl in range(max_level + 1):
+            step = next(forcing_nets(grid, depth=depth, level=lvl, select=select), None)
+            if step is not None:
+                break
+        if step is None:
+            break
+        steps.append(step)
+        grid = grid.apply(step)
+    return grid, steps, grid.is_solved() and grid.contradiction() is None

@@ -25,7 +25,7 @@ it):
 
 A net joining several branches (verity, double) tags each edge with its
 ``branches`` and may list further readings of the same edge in ``also`` (see
-`linkgraph.nets`).
+`linkgraph.nets.search`).
 
 Graph attributes (``P.graph``) hold the technique's specifics: ``kind``
 (``chain``, ``net`` or ``pattern``), and for pattern techniques the ``base``
@@ -88,7 +88,7 @@ class Step:
         }
 
     def _repr_svg_(self) -> str | None:
-        """The proof as an SVG picture, for Jupyter (`linkgraph.render.step_svg`).
+        """The proof as an SVG picture, for Jupyter (`linkgraph.draw.graphviz.step_svg`).
 
         None, so that Jupyter shows the text, when the proof has no links or
         Graphviz's ``dot`` is missing. For the board layout use `linkgraph.show`.
@@ -96,7 +96,7 @@ class Step:
         if self.proof.number_of_edges() == 0:
             return None
         from linkgraph.errors import GraphvizError
-        from linkgraph.render import step_svg  # lazy: graphviz is only needed to draw
+        from linkgraph.draw.graphviz import step_svg  # lazy: graphviz is only needed to draw
 
         try:
             return step_svg(self)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import linkgraph as lg
-from linkgraph.cli import main
+from linkgraph.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXE = ROOT / ".venv" / "bin" / "linkgraph"
@@ -37,7 +37,7 @@ COMMANDS = [
 
 _SCRIPT = """
 import contextlib, io, json, sys
-from linkgraph.cli import main
+from linkgraph.cli.main import main
 outs = []
 for argv in json.loads(sys.argv[1]):
     buf = io.StringIO()

@@ -33,7 +33,7 @@ def test_spearman_by_hand():
 
 def test_rating_study_reads_a_verify_log(tmp_path, capsys):
     # four SE-rated diabolical puzzles checked by `linkgraph verify --log`; the log rates them
-    from linkgraph.cli import main
+    from linkgraph.cli.main import main
 
     log = tmp_path / "sweep.jsonl"
     sample = ROOT / "linkgraph/data/puzzles/diabolical_sample.txt"

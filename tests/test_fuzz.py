@@ -19,12 +19,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import load_corpus
+from tests.conftest import load_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import linkgraph as lg
-from linkgraph.cli import main
+from linkgraph.cli.main import main
 from linkgraph.errors import (
     InvalidPuzzleError,
     LinkgraphError,
@@ -237,7 +237,7 @@ def test_techniques_on_random_valid_positions_are_sound_and_proven(position, tec
             assert solution[g.cell_index(cand.cell)] == cand.digit, step
         for cand in step.eliminations:
             assert solution[g.cell_index(cand.cell)] != cand.digit, step
-        lg.verify.check_step(grid, step)
+        lg.check.checker.check_step(grid, step)
 
 
 # ---- the CLI ----------------------------------------------------------------------
@@ -435,7 +435,7 @@ def test_cli_batch_mixed_file(capsys, tmp_path):
     code, out, err = _cli(capsys, "batch", str(path), "--job", "solve", "--ladder", "basic",
                           "--workers", "1", "--out", str(out_file))
     assert code == 0 and "Traceback" not in err
-    rows = lg.batch.read_rows(out_file)
+    rows = lg.research.batch.read_rows(out_file)
     assert [r["line"] for r in rows] == list(range(1, 10))
     for r in rows:
         if r["line"] in good:

@@ -6,7 +6,7 @@
   ``linkgraph solve --max-steps`` and ``solve(time_limit=)`` / ``--time-limit`` (the
   path stops and says so), ``linkgraph verify --timeout`` (a failed row, the sweep
   goes on),
-  ``nets.solve_with_nets(max_steps=)``, and the per-puzzle time limit of a batch
+  ``solver.solve_with_nets(max_steps=)``, and the per-puzzle time limit of a batch
   (``--timeout``: a ``Timeout: line N`` row, the run carries on). The chain and net
   searches themselves have no time bound of their own: on a 9x9 grid their work is
   bounded by the candidates (one propagation per premise).
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import linkgraph as lg
-from linkgraph.cli import main
+from linkgraph.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = (ROOT / "linkgraph/data/puzzles/top95.txt").read_text().splitlines()[:5]
@@ -147,7 +147,7 @@ def test_cli_solve_reports_the_time_limit(capsys):
 
 def test_solve_with_nets_max_steps_bounds_the_net_steps():
     grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
-    final, steps, solved = lg.nets.solve_with_nets(grid, max_steps=1)
+    final, steps, solved = lg.solver.solve_with_nets(grid, max_steps=1)
     assert len(steps) == 1 and not solved
 
 
@@ -158,8 +158,8 @@ def test_batch_timeout_is_a_row_and_the_run_goes_on(tmp_path):
     famous = (ROOT / "linkgraph/data/puzzles/famous.txt").read_text().splitlines()[:2]
     path.write_text("\n".join([famous[0], "not a puzzle", famous[1]]) + "\n")
     out = tmp_path / "rows.jsonl"
-    summary = lg.batch.run_batch(path, "nets", out=out, workers=1, timeout=0.001, times=False)
-    rows = lg.batch.read_rows(out)
+    summary = lg.research.batch.run_batch(path, "nets", out=out, workers=1, timeout=0.001, times=False)
+    rows = lg.research.batch.read_rows(out)
     assert [r["line"] for r in rows] == [1, 2, 3]
     assert rows[0]["error"] == "Timeout: line 1: no result within 0.001 s"
     assert rows[1]["error"].startswith("PuzzleFormatError: line 2")
@@ -179,7 +179,7 @@ def test_cli_batch_reports_time_outs(capsys, tmp_path):
 def test_chain_and_net_searches_have_a_size_bound(capsys):
     # an empty 16x16 grid has 4096 live candidates: beyond the documented bound
     from linkgraph import geometry as geo
-    from linkgraph.cli import main
+    from linkgraph.cli.main import main
     from linkgraph.errors import MAX_SEARCH_CANDIDATES
 
     empty = lg.Grid.empty(geo.classic(16))

@@ -9,7 +9,7 @@ import pytest
 
 import linkgraph as lg
 from linkgraph import geometry as geo
-from linkgraph.cli import main
+from linkgraph.cli.main import main
 from linkgraph.oracle import solve_unique
 
 # the 20 cells the GNPX text shows after the basic techniques (issue 2, from the seed)

@@ -24,13 +24,14 @@ from functools import cache, partial
 
 import numpy as np
 import pytest
-from conftest import load_corpus
+from tests.conftest import load_corpus
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import linkgraph as lg
-from linkgraph.techniques import TECHNIQUES, aic, finned, singledigit, wings
-from linkgraph.verify import check_step
+from linkgraph.techniques import TECHNIQUES, finned, singledigit, wings
+from linkgraph.techniques.aic import search as aic
+from linkgraph.check.checker import check_step
 
 # ---- the symmetry ------------------------------------------------------------
 

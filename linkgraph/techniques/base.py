@@ -12,7 +12,6 @@ nodes, with role ``conclusion``.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
@@ -20,24 +19,14 @@ import networkx as nx
 import numpy as np
 
 from linkgraph.geometry import Geometry
-from linkgraph.grid import Grid
+from linkgraph.grid import Grid, cached
 from linkgraph.model import Candidate, Literal, Role
 from linkgraph.steps import Step, make_step
 
 __all__ = [
-    "SharedSearch", "bit_column", "bits", "cached", "house_places", "packed", "packed_columns", "pattern_step",
+    "SharedSearch", "bit_column", "house_places", "length_bonus", "makes_progress", "packed", "packed_columns", "pattern_step",
     "sees_packed", "unpacked",
 ]
-
-
-def bits(mask: int) -> list[int]:
-    """Positions of the set bits of `mask`, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def packed(rows: np.ndarray, *, pad: bool) -> np.ndarray:
@@ -155,23 +144,6 @@ class SharedSearch:
                 raise
 
 
-_CACHE: OrderedDict[tuple[object, Grid], object] = OrderedDict()
-_CACHE_SIZE = 16
-
-
-def cached(kind: object, grid: Grid, make):
-    """Per-grid results shared by the rungs that look at the same grid in turn (a few kept)."""
-    key = (kind, grid)
-    hit = _CACHE.get(key)
-    if hit is None or getattr(hit, "failed", False):
-        hit = _CACHE[key] = make(grid)
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
-    return hit
-
-
 def house_places(grid: Grid) -> np.ndarray:
     """(houses, digits) int64, read-only: bit j set when the digit may stand in the house's j-th
     cell. Kept per grid (see `cached`) for the basic rungs, which look at the same grid in turn.
@@ -190,3 +162,30 @@ def _house_places(grid: Grid) -> np.ndarray:
     out = np.tensordot(weights, grid.cands[g.house_cells].astype(np.int64), axes=([0], [1]))
     out.setflags(write=False)
     return out
+
+
+def makes_progress(grid: Grid, step: Step) -> bool:
+    """True if the step removes a live candidate or places into an open cell.
+
+    >>> grid = lg.Grid.parse(lg.samples.EULER_01)
+    >>> lg.techniques.base.makes_progress(grid, lg.hint(grid, ladder="basic"))
+    True
+    """
+    g = grid.geometry
+    if any(grid.has(c) for c in step.eliminations):
+        return True
+    return any(grid.has(c) and not grid.placed[g.cell_index(c.cell)] for c in step.placements)
+
+
+def length_bonus(size: int) -> float:
+    """SE-style bonus: +0.1 for each threshold 4, 6, 8, 12, 16, 24, ... that `size` exceeds.
+
+    >>> lg.techniques.base.length_bonus(4), lg.techniques.base.length_bonus(8), lg.techniques.base.length_bonus(9)
+    (0.0, 0.2, 0.3)
+    """
+    bonus, ceiling, odd = 0.0, 4, False
+    while size > ceiling:
+        bonus += 0.1
+        ceiling = ceiling * 3 // 2 if not odd else ceiling * 4 // 3
+        odd = not odd
+    return round(bonus, 1)

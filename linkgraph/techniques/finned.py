@@ -36,7 +36,8 @@ import numpy as np
 from linkgraph.bitops import bitcount
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import SharedSearch, cached, house_places, pattern_step
+from linkgraph.grid import cached
+from linkgraph.techniques.base import SharedSearch, house_places, pattern_step
 
 __all__ = ["finned_fish", "FISH_NAMES"]
 

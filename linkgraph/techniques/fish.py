@@ -17,7 +17,8 @@ import numpy as np
 from linkgraph.bitops import bitcount
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import bits, house_places, pattern_step
+from linkgraph.bitops import bits
+from linkgraph.techniques.base import house_places, pattern_step
 from linkgraph.techniques.subsets import _LEFT_OUT, _closed, _spilling, _table
 
 __all__ = ["basic_fish"]

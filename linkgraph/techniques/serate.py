@@ -50,6 +50,10 @@ from functools import partial
 from linkgraph.grid import Grid
 from linkgraph.model import Cell, Role
 from linkgraph.steps import Step
+from linkgraph.techniques import wings
+from linkgraph.techniques.aic import search as aic
+from linkgraph.techniques.base import length_bonus, makes_progress
+from linkgraph.techniques.ladder import TECHNIQUES, Technique
 
 __all__ = ["SE_LADDER", "se_rating"]
 
@@ -102,9 +106,6 @@ def se_rating(grid: Grid, step: Step) -> float:
     >>> lg.techniques.serate.se_rating(lg.Grid.parse(lg.samples.EULER_01), lg.make_step("x-wing"))
     3.2
     """
-    from linkgraph.solver import length_bonus
-    from linkgraph.techniques import TECHNIQUES
-
     name = str(step.technique)
     if name in _WING_BASE:
         cells = _wing_cells(grid, step)
@@ -122,8 +123,6 @@ def se_rating(grid: Grid, step: Step) -> float:
 def _strong_link_chains(links: int) -> Callable[[Grid], Iterator[Step]]:
     """X-chains of exactly `links` strong links (SE's strong-linked fish rungs)."""
     def find(grid: Grid) -> Iterator[Step]:
-        from linkgraph.techniques import aic
-
         return (s for s in aic.x_chains(grid) if _chain_literals(s) == 2 * links)
     return find
 
@@ -131,9 +130,6 @@ def _strong_link_chains(links: int) -> Callable[[Grid], Iterator[Step]]:
 def _chains(grid: Grid) -> Iterator[Step]:
     """SE's forcing chains and cycles: every X-chain, XY-chain and AIC that makes progress,
     lowest SE rating first, ties to the shorter (then in the order found)."""
-    from linkgraph.solver import makes_progress
-    from linkgraph.techniques import aic
-
     found = [s for finder in (aic.x_chains, aic.xy_chains, partial(aic.aics, groups=False)) for s in finder(grid)
              if makes_progress(grid, s)]
     found.sort(key=lambda s: (se_rating(grid, s), s.proof.number_of_nodes()))
@@ -141,8 +137,6 @@ def _chains(grid: Grid) -> Iterator[Step]:
 
 
 def _ladder():
-    from linkgraph.techniques import TECHNIQUES, Technique, wings
-
     def rung(name: str, title: str | None = None, find=None, rating: float | None = None,
              step_names: tuple[str, ...] = ()) -> Technique:
         t = TECHNIQUES.get(name)

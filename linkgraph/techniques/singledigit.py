@@ -37,7 +37,9 @@ import numpy as np
 from linkgraph.grid import Grid
 from linkgraph.model import Cell, Group
 from linkgraph.steps import Step
-from linkgraph.techniques.base import SharedSearch, bits, cached
+from linkgraph.bitops import bits
+from linkgraph.grid import cached
+from linkgraph.techniques.base import SharedSearch
 from linkgraph.techniques.chainproof import chain_step, seeing_all
 
 __all__ = ["empty_rectangles", "skyscrapers", "turbot_fish", "two_string_kites"]

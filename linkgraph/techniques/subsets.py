@@ -21,7 +21,8 @@ import numpy as np
 from linkgraph.bitops import bitcount
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import bits, house_places, pattern_step
+from linkgraph.bitops import bits
+from linkgraph.techniques.base import house_places, pattern_step
 
 __all__ = ["hidden_subsets", "naked_subsets"]
 

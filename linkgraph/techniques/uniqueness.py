@@ -33,7 +33,7 @@ Proofs are pattern proofs (``P.graph["kind"] == "pattern"``) with
 ``pattern`` (``unique-rectangle`` or ``bug+1``), ``type`` (1-4), ``cells``,
 ``pair``, and per type ``extra`` (type 2), ``house``, ``subset`` and
 ``digits`` (type 3), ``house`` and ``digit`` (type 4); for BUG+1 ``cell`` and
-``digit``. `linkgraph.verify.check_step` checks the pattern's shape and that
+``digit``. `linkgraph.check.checker.check_step` checks the pattern's shape and that
 the conclusions are the ones its type gives (it cannot check the uniqueness
 assumption itself).
 
@@ -57,7 +57,7 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.base import bits
+from linkgraph.bitops import bits
 
 __all__ = ["bug_plus_one", "unique_rectangles"]
 

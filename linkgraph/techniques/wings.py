@@ -49,7 +49,9 @@ import numpy as np
 from linkgraph.bitops import bitcount
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.base import SharedSearch, bits, cached, pattern_step
+from linkgraph.bitops import bits
+from linkgraph.grid import cached
+from linkgraph.techniques.base import SharedSearch, pattern_step
 from linkgraph.techniques.chainproof import chain_step
 from linkgraph.techniques.singledigit import _cells, _conjugates, _digit_masks
 

@@ -5,7 +5,7 @@
   ``-r1c5#7 +r2c3#4`` style conclusions, the union over every step found.
 - `conclusions(steps)`: that union as a sorted list of text.
 - `check_sound(steps, solution)`: placements are solution digits, eliminations
-  are not, every step proves something, and `linkgraph.verify.check_step`
+  are not, every step proves something, and `linkgraph.check.checker.check_step`
   accepts its proof.
 - `transpose(grid)`: the mirrored grid, for the symmetry check.
 """
@@ -45,7 +45,7 @@ def expected_list(expected: str) -> list[str]:
 
 def check_sound(steps, solution: np.ndarray, grid: lg.Grid) -> int:
     """Count the steps after checking each against the solution and the proof checker."""
-    from linkgraph.verify import check_step
+    from linkgraph.check.checker import check_step
 
     g = grid.geometry
     count = 0

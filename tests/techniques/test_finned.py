@@ -50,10 +50,10 @@ def test_shared_search_survives_an_interruption(monkeypatch):
     # (say by a job timeout) must not leave a partial list behind for the next call
     _, text, _ = read_cases("finned")[0]
     grid = lg.Grid.parse(text)
-    base._CACHE.clear()
+    lg.grid._CACHE.clear()
     expected = [str(s) for s in finned.finned_fish(grid, size=2)]
     assert expected
-    base._CACHE.clear()
+    lg.grid._CACHE.clear()
     real = finned._records
 
     def interrupted(grid, size):

@@ -12,7 +12,7 @@ import linkgraph as lg
 from linkgraph.errors import OptionError, ProofError
 from linkgraph.model import Literal, Role
 from linkgraph.techniques import uniqueness
-from linkgraph.verify import check_step
+from linkgraph.check.checker import check_step
 from tests.techniques.patterncases import check_case, check_sound, prepared, read_cases
 
 FINDERS = {f"unique-rectangle-{k}": partial(uniqueness.unique_rectangles, types=(k,)) for k in (1, 2, 3, 4)}

@@ -1,0 +1,168 @@
+"""``linkgraph bench FILE``: time the engine's jobs over a puzzle file.
+
+Each job is timed per puzzle with ``time.perf_counter``; the report gives
+puzzles per second, mean, median and 90th percentile milliseconds. Jobs that
+search a position (links, chains, nets) first apply the basic ladder, outside
+the timed part, as the issues define their benchmarks; positions the basic
+ladder already solved have nothing to search and are left out (the report
+counts them).
+
+Jobs:
+
+- ``oracle``: find up to two solutions (uniqueness check) by search;
+- ``basic`` / ``solve``: the solve path with the basic / default ladder;
+- ``links`` / ``links-noals``: link graph plus implication graph, with and
+  without ALS nodes;
+- ``chain-search``: one complete forcing-chain search (three variants, every
+  premise, group and ALS links), its results ranked but no proofs built;
+- ``chain-first``: the search plus the first step with its proof (what the
+  solver pays per step);
+- ``chains``: every forcing-chain step with its proof and notation;
+- ``net-search``, ``net-first``, ``nets``: the same for depth-0 forcing nets
+  (every candidate ON and OFF).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from linkgraph.cli.common import emit_json
+from linkgraph.errors import LinkgraphError, OptionError, check_choice
+from linkgraph.grid import Grid
+from linkgraph.io import corpus_path, read_puzzles
+
+JOBS = (
+    "oracle", "basic", "solve", "links", "links-noals",
+    "chain-search", "chain-first", "chains", "net-search", "net-first", "nets",
+)
+
+
+def _job(name: str) -> tuple[Callable[[Grid], Grid] | None, Callable[[Grid], object]]:
+    """(untimed preparation, timed work) for a job name."""
+    if name == "oracle":
+        from linkgraph.oracle import solutions
+
+        return None, lambda g: solutions(g, limit=2)
+    if name == "basic":
+        from linkgraph.solver import solve
+
+        return None, lambda g: solve(g, ladder="basic")
+    if name == "solve":
+        from linkgraph.solver import solve
+
+        return None, lambda g: solve(g, ladder="default")
+    from linkgraph.solver import prepare
+
+    if name == "links":
+        from linkgraph.graph.implication import implication_graph
+        from linkgraph.graph.links import link_graph
+
+        return prepare, lambda g: implication_graph(link_graph(g))
+    if name == "links-noals":
+        from linkgraph.graph.implication import implication_graph
+        from linkgraph.graph.links import link_graph
+
+        return prepare, lambda g: implication_graph(link_graph(g, families=("cell", "house", "group")))
+    if name == "chain-search":
+        from linkgraph.chains.search import chain_search
+
+        return prepare, lambda g: chain_search(g).results()
+    if name == "chain-first":
+        from linkgraph.chains.steps import forcing_chains
+
+        return prepare, lambda g: next(forcing_chains(g), None)
+    if name == "net-search":
+        from linkgraph.nets.search import net_search
+
+        return prepare, lambda g: net_search(g, start="both", depth=0)
+    if name == "net-first":
+        from linkgraph.nets.search import forcing_nets
+
+        return prepare, lambda g: next(forcing_nets(g, start="both", depth=0), None)
+    if name == "chains":
+        from linkgraph.chains.steps import forcing_chains
+
+        return prepare, lambda g: list(forcing_chains(g))
+    if name == "nets":
+        from linkgraph.nets.search import forcing_nets
+
+        return prepare, lambda g: list(forcing_nets(g, start="both", depth=0))
+    raise OptionError(f"--job: unknown job {name!r}")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("bench", help="time jobs (oracle, basic, solve, links, chains, nets) over a puzzle file")
+    p.add_argument("file", metavar="FILE", nargs="?", help="puzzle file (default: the top1465 corpus)")
+    p.add_argument("--job", default="oracle,basic", help=f"comma list of jobs: {', '.join(JOBS)} (default: oracle,basic)")
+    p.add_argument("--limit", type=int, default=None, help="time only the first N puzzles")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=run)
+
+
+def _summary(name: str, times: list[float], errors: int) -> dict:
+    ms = sorted(t * 1000 for t in times)
+    total = sum(times)
+    return {
+        "job": name,
+        "puzzles": len(ms),
+        "errors": errors,
+        "puzzles_per_second": round(len(ms) / total, 2) if total else None,
+        "mean_ms": round(statistics.fmean(ms), 3) if ms else None,
+        "median_ms": round(statistics.median(ms), 3) if ms else None,
+        "p90_ms": round(ms[min(len(ms) - 1, int(0.9 * len(ms)))], 3) if ms else None,
+        "total_s": round(total, 3),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    jobs = [j.strip() for j in args.job.split(",") if j.strip()]
+    check_choice("--job", jobs, JOBS)
+    if args.limit is not None and args.limit < 1:
+        raise OptionError(f"--limit: expected a positive number, found {args.limit}")
+    path = args.file or corpus_path("top1465")
+    lines = list(read_puzzles(path, limit=args.limit))
+    grids = []
+    for line in lines:
+        try:
+            grids.append(line.grid())
+        except LinkgraphError as exc:
+            print(f"linkgraph bench: skipped {exc}", file=sys.stderr)
+    results = []
+    for name in jobs:
+        prep, work = _job(name)
+        inputs = [prep(g) for g in grids] if prep else grids
+        skipped = 0
+        if prep:
+            open_inputs = [g for g in inputs if not g.is_solved()]
+            skipped, inputs = len(inputs) - len(open_inputs), open_inputs
+        times, errors = [], 0
+        for i, g in enumerate(inputs, 1):
+            t0 = time.perf_counter()
+            try:
+                work(g)
+            except LinkgraphError:
+                errors += 1
+            times.append(time.perf_counter() - t0)
+            if sys.stderr.isatty() and i % 50 == 0:
+                print(f"\r{name}: {i}/{len(inputs)}", end="", file=sys.stderr)
+        if sys.stderr.isatty():
+            print("\r", end="", file=sys.stderr)
+        results.append({**_summary(name, times, errors), "solved_by_basic": skipped})
+    if args.format == "json":
+        emit_json({"file": str(path), "results": results})
+    else:
+        print(f"file: {path}")
+        print(f"{'job':<13} {'puzzles':>8} {'per s':>9} {'mean ms':>9} {'median ms':>10} {'p90 ms':>9}")
+        for r in results:
+            print(
+                f"{r['job']:<13} {r['puzzles']:>8} {r['puzzles_per_second']!s:>9} {r['mean_ms']!s:>9} "
+                f"{r['median_ms']!s:>10} {r['p90_ms']!s:>9}"
+            )
+        left = [f"{r['job']} {r['solved_by_basic']}" for r in results if r["solved_by_basic"]]
+        if left:
+            print("left out, solved by the basic ladder: " + ", ".join(left))
+    return 0

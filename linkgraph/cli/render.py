@@ -1,0 +1,96 @@
+"""``linkgraph render PUZZLE (--chains VARIANT | --nets) -o FILE``: draw chains and nets.
+
+Finds the forcing chains (`linkgraph.chains.search.forcing_chains`) or forcing nets
+(`linkgraph.nets.search.forcing_nets`) of a position, as ``linkgraph chains`` and
+``linkgraph nets`` do with the same options, and writes the picture of one
+(``--index K``, counted from 1, default the first) or of every one (``--all``:
+``FILE`` becomes ``stem-1.svg``, ``stem-2.svg``...). The format follows the
+suffix of FILE: ``.dot``, ``.svg``, ``.png`` or ``.pdf``. Prints the paths
+written; exit 1 when there is no such chain or net.
+"""
+
+from __future__ import annotations
+
+import argparse
+from itertools import islice
+from pathlib import Path
+
+from linkgraph.cli.common import add_puzzle, read_grid
+from linkgraph.errors import OptionError, check_choice
+
+VARIANT_CHOICES = ("cell", "house", "contradiction", "all")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "render",
+        help="draw a forcing chain or net as a picture (.dot, .svg, .png, .pdf)",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    add_puzzle(p)
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--chains", metavar="VARIANT", choices=VARIANT_CHOICES,
+                      help="forcing chains: cell, house, contradiction or all")
+    what.add_argument("--nets", action="store_true", help="forcing nets")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--index", type=int, default=1, metavar="K", help="draw the K-th result (from 1; default 1)")
+    which.add_argument("--all", action="store_true", help="draw every result, one file each")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture file: .dot, .svg, .png or .pdf")
+    p.add_argument("--layout", choices=("flow", "board"), default="flow",
+                   help="flow: a graph of literals; board: on the candidate grid (default flow)")
+    p.add_argument("--prepare", choices=("none", "basic"), default="none",
+                   help="apply the basic ladder first (default none)")
+    p.add_argument("--family", default="cell,house,group,als",
+                   help="chains: comma list of link families (default cell,house,group,als)")
+    p.add_argument("--depth", type=int, default=0, choices=(0, 1, 2), help="nets: depth (default 0)")
+    p.add_argument("--level", type=int, default=0, metavar="N", help="nets: nesting level (default 0)")
+    p.add_argument("--start", choices=("on", "off", "both"), default="both", help="nets: premises tried")
+    p.add_argument("--select", choices=("shortest", "first", "sudokuwiki"), default="shortest",
+                   help="nets: order (default shortest)")
+    p.add_argument("--kind", default="contradiction,verity,double",
+                   help="nets: comma list of contradiction, verity, double")
+    p.set_defaults(run=run)
+
+
+def _steps(grid, args: argparse.Namespace):
+    if args.nets:
+        from linkgraph.nets.search import forcing_nets
+
+        kinds = [k.strip() for k in args.kind.split(",") if k.strip()]
+        return forcing_nets(grid, depth=args.depth, level=args.level, start=args.start,
+                            select=args.select, kinds=kinds)
+    from linkgraph.chains.steps import forcing_chains
+
+    families = [f.strip() for f in args.family.split(",") if f.strip()]
+    return forcing_chains(grid, variants=[args.chains], families=families)
+
+
+def run(args: argparse.Namespace) -> int:
+    from linkgraph.draw.graphviz import FORMATS, render
+
+    out = Path(args.output)
+    check_choice("--output suffix", [out.suffix.lower().lstrip(".")], FORMATS)
+    if args.index < 1:
+        raise OptionError(f"--index: expected 1 or more, found {args.index}")
+    grid = read_grid(args.puzzle)
+    if args.prepare == "basic":
+        from linkgraph.solver import prepare
+
+        grid = prepare(grid)
+    found = _steps(grid, args)
+    what = "net" if args.nets else "chain"
+    if args.all:
+        steps = list(found)
+        if not steps:
+            print(f"linkgraph render: no forcing {what} found")
+            return 1
+        for k, step in enumerate(steps, 1):
+            path = out.with_name(f"{out.stem}-{k}{out.suffix}")
+            print(render(step, path, layout=args.layout, grid=grid))
+        return 0
+    step = next(islice(found, args.index - 1, None), None)
+    if step is None:
+        print(f"linkgraph render: no forcing {what} number {args.index}")
+        return 1
+    print(render(step, out, layout=args.layout, grid=grid))
+    return 0

@@ -1,1 +1,0 @@
-"""Subcommands of the ``linkgraph`` CLI, one module each (see `linkgraph.cli`)."""

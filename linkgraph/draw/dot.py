@@ -1,0 +1,423 @@
+"""Proofs as DOT: the style table and the flow and board layouts.
+
+Part of `linkgraph.draw.graphviz`, which re-exports `to_dot`, `STYLE` and `LAYOUTS`
+and runs Graphviz on the source built here. `to_dot` turns a Step (or a bare
+proof graph) into a `graphviz.Digraph`; it needs no Graphviz program.
+
+Two layouts:
+
+- ``"flow"``: the proof as a left-to-right graph of literals, premises on the
+  left, the conclusion or contradiction on the right;
+- ``"board"``: the same literals at their places on the candidate grid (each
+  candidate at its position inside its cell, as HoDoKu and SudokuWiki draw
+  chains), with the links as arrows; pass the `grid` to show the other
+  candidates and the solved cells.
+
+How it reads: an ON literal is a green box, an OFF literal a red ellipse; a
+premise has a double border (a thick one on the board, where a second ring
+would cover the next candidate), the conclusion a thick blue border, the literals
+of a contradiction an amber fill, and a join (a literal with more than one
+parent) a purple border. Strong links are solid, weak links dashed; the
+colour tells the family (cell grey, house blue, group purple, ALS orange,
+pattern and nested net teal). Hovering shows the link's set X (``via``). An
+ALS, or a group node, is drawn as a cluster in the flow layout; on the board
+each cell of an ALS gets a frame, and a group a frame around its candidates.
+A contradiction's literals share the right-most rank of the flow; when both
+literals of one candidate are in the proof, the board draws them side by side
+in its place. Every style is in `STYLE`; node ids are the literals' text
+(``+r6c6#2``), and decoration nodes of the board have ids starting with ``_``.
+Every label is escaped, so no text can break or inject into the DOT source.
+
+Examples
+--------
+>>> from linkgraph.draw.dot import to_dot
+>>> P = nx.DiGraph(kind="chain")
+>>> P.add_edge(lg.Literal.parse("-r2c6#2"), lg.Literal.parse("+r6c6#2"), kind="strong", family="house", via="c6#2")
+>>> def label(dot, node):
+...     return next(ln for ln in dot.source.splitlines() if ln.strip().startswith(f'"{node}" [')).split(" [")[1].split()[0]
+>>> label(to_dot(P), "+r6c6#2"), label(to_dot(P, layout="board"), "+r6c6#2")
+('label="r6c6#2"', 'label=2')
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping
+
+import graphviz
+import networkx as nx
+
+from linkgraph.errors import OptionError, check_choice
+from linkgraph.grid import Grid
+from linkgraph.model import Als, Candidate, Group, Literal, Role, sort_key
+from linkgraph.steps import Step
+
+__all__ = ["LAYOUTS", "STYLE", "to_dot"]
+
+LAYOUTS = ("flow", "board")
+_FONT = "Helvetica"
+
+#: The one style table: DOT attributes by what a node or edge *is*.
+STYLE: dict[str, dict[str, dict[str, str]]] = {
+    "graph": {
+        "flow": {"rankdir": "LR", "nodesep": "0.18", "ranksep": "0.5", "fontname": _FONT,
+                 "fontsize": "12", "labelloc": "t", "labeljust": "l", "newrank": "true"},
+        "board": {"splines": "curved", "outputorder": "edgesfirst", "fontname": _FONT,
+                  "fontsize": "12", "labelloc": "t", "labeljust": "l", "pad": "0.2"},
+    },
+    "node": {
+        "flow": {"fontname": _FONT, "fontsize": "11", "height": "0.3", "margin": "0.06,0.03"},
+        "board": {"fontname": _FONT, "fontsize": "9", "fixedsize": "true", "margin": "0"},
+    },
+    "edge": {
+        "flow": {"arrowsize": "0.7"},
+        "board": {"arrowsize": "0.6"},
+    },
+    "literal": {
+        "on": {"shape": "box", "style": "filled,rounded", "fillcolor": "#d9f2d9", "color": "#2e7d32",
+               "fontcolor": "#1b4d1e"},
+        "off": {"shape": "ellipse", "style": "filled", "fillcolor": "#fbe0e0", "color": "#c62828",
+                "fontcolor": "#6d1414"},
+    },
+    "role": {
+        "premise": {"peripheries": "2", "penwidth": "1.4", "fontname": f"{_FONT}-Bold"},
+        "inner": {},
+        "conclusion": {"color": "#1565c0", "penwidth": "3", "fontname": f"{_FONT}-Bold"},
+        "contradiction": {"fillcolor": "#ffd54f", "color": "#e65100", "penwidth": "2.5"},
+    },
+    "join": {"color": "#6a1b9a", "penwidth": "2"},
+    "kind": {
+        "strong": {"style": "solid", "penwidth": "1.8"},
+        "weak": {"style": "dashed", "penwidth": "1.1"},
+        "pattern": {"style": "bold"},
+        "net": {"style": "bold"},
+    },
+    "family": {
+        "cell": {"color": "#616161"},
+        "house": {"color": "#1565c0"},
+        "group": {"color": "#8e24aa"},
+        "als": {"color": "#ef6c00"},
+        "subset": {"color": "#00897b"},
+        "fish": {"color": "#00897b"},
+        "net": {"color": "#00897b"},
+    },
+    "cluster": {
+        "als": {"style": "rounded,dashed", "color": "#ef6c00", "fontcolor": "#ef6c00", "fontsize": "10"},
+        "group": {"style": "rounded,dashed", "color": "#8e24aa", "fontcolor": "#8e24aa", "fontsize": "10"},
+    },
+    "board": {
+        "cell": {"shape": "box", "label": "", "color": "#bdbdbd", "penwidth": "0.6"},
+        "box": {"shape": "box", "label": "", "color": "#212121", "penwidth": "2", "style": "rounded"},
+        "value": {"shape": "plaintext", "fontsize": "26", "fontcolor": "#424242"},
+        "given": {"shape": "plaintext", "fontsize": "26", "fontcolor": "#000000", "fontname": f"{_FONT}-Bold"},
+        "candidate": {"shape": "plaintext", "fontsize": "9", "fontcolor": "#9e9e9e"},
+        "frame-als": {"shape": "box", "label": "", "style": "rounded,dashed", "color": "#ef6c00", "penwidth": "1.6"},
+        "frame-group": {"shape": "box", "label": "", "style": "rounded,dotted", "color": "#8e24aa", "penwidth": "2"},
+        # a literal at its candidate place; both literals of one candidate (a contradiction) share it
+        "literal": {"width": "0.25", "height": "0.25"},
+        "twin": {"width": "0.19", "height": "0.19"},
+        # overrides of "role" on the board: a second periphery would cover the next candidate
+        "premise": {"peripheries": "1", "penwidth": "2.6"},
+    },
+}
+
+_UNIT = 20.0  # points between candidate places on the board
+
+
+def _esc(text: object) -> str:
+    """Text safe inside a DOT quoted string: backslashes and ``<...>`` lose their meaning,
+    line breaks and other control characters become spaces."""
+    text = str(text)
+    if not text.isprintable():  # (the whole-string test is fast; most text passes it)
+        text = "".join(ch if ch.isprintable() else " " for ch in text)
+    return graphviz.escape(text)
+
+
+# Statements are written as graphviz.Digraph.node/.edge write them (same quoting, label first,
+# then the other attributes sorted), but with each distinct text quoted once: quoting the same
+# style values on every node cost more than the dot run itself. typed=True keeps an escaped
+# label (graphviz's NoHtml str) apart from plain text equal to it.
+@functools.lru_cache(maxsize=16384, typed=True)
+def _q(text: str) -> str:
+    return graphviz.quoting.quote(text)
+
+
+def _a_list(attrs: Mapping[str, str]) -> str:
+    items = [(k, v) for k, v in attrs.items() if v is not None]
+    if not items:
+        return ""
+    label = [f"label={_q(v)}" for k, v in items if k == "label"]
+    rest = [f"{_q(k)}={_q(v)}" for k, v in sorted(items) if k != "label"]
+    return f" [{' '.join(label + rest)}]"
+
+
+def _node(dot: graphviz.Digraph, name: str, **attrs: str) -> None:
+    dot.body.append(f"\t{_q(name)}{_a_list(attrs)}\n")
+
+
+def _edge(dot: graphviz.Digraph, tail: str, head: str, **attrs: str) -> None:
+    dot.body.append(f"\t{graphviz.quoting.quote_edge(tail)} -> {graphviz.quoting.quote_edge(head)}{_a_list(attrs)}\n")
+
+
+def _proof_of(step_or_proof: Step | nx.DiGraph) -> tuple[nx.DiGraph, str]:
+    if isinstance(step_or_proof, Step):
+        return step_or_proof.proof, str(step_or_proof)
+    if isinstance(step_or_proof, nx.DiGraph):
+        return step_or_proof, str(step_or_proof.graph.get("technique", "proof"))
+    raise TypeError(f"expected a Step or a proof DiGraph, found {type(step_or_proof).__name__}")
+
+
+def _node_attrs(P: nx.DiGraph, lit: Literal, layout: str) -> dict[str, str]:
+    role = str(P.nodes[lit].get("role", Role.INNER))
+    attrs = dict(STYLE["literal"]["on" if lit.on else "off"])
+    if P.in_degree(lit) > 1:
+        attrs.update(STYLE["join"])
+    attrs.update(STYLE["role"].get(role, {}))
+    state = "ON" if lit.on else "OFF"
+    extra = ", join" if P.in_degree(lit) > 1 else ""
+    attrs["tooltip"] = _esc(f"{lit}: {state}, {role}{extra}")
+    cand = lit.cand
+    # on the board a candidate or group shows its digit (its place or frame tells the cells)
+    on_board = layout == "board" and isinstance(cand, (Candidate, Group))
+    attrs["label"] = _esc(cand.digit if on_board else str(cand))
+    return attrs
+
+
+def _edge_attrs(data: Mapping) -> dict[str, str]:
+    kind, family, via = str(data.get("kind", "")), str(data.get("family", "")), data.get("via", "")
+    attrs = dict(STYLE["kind"].get(kind, {}))
+    attrs.update(STYLE["family"].get(family, {}))
+    if kind == "weak" and family != "als":
+        attrs.setdefault("arrowhead", "empty")
+    attrs["tooltip"] = _esc(f"{kind} ({family}) via {via}")
+    return attrs
+
+
+def to_dot(
+    step_or_proof: Step | nx.DiGraph,
+    *,
+    layout: str = "flow",
+    grid: Grid | None = None,
+    title: str | None = None,
+) -> graphviz.Digraph:
+    """The proof of a step as a Graphviz digraph (no Graphviz program needed).
+
+    Parameters
+    ----------
+    step_or_proof : Step or networkx.DiGraph
+        A step, or a proof graph (nodes `Literal` with ``role``; edges with
+        ``kind``, ``family``, ``via``).
+    layout : {"flow", "board"}, optional
+        A left-to-right graph of literals, or the literals at their places on
+        the candidate grid (to be laid out by ``neato -n``, as `render` does).
+    grid : Grid, optional
+        For the board: the position, to draw its other candidates and solved cells.
+    title : str, optional
+        The picture's caption (default: the step in one line).
+
+    Returns
+    -------
+    graphviz.Digraph
+        Node ids are the literals' text; ``str(dot)`` is the DOT source.
+
+    Examples
+    --------
+    >>> P = nx.DiGraph(kind="chain")
+    >>> a, b = lg.Literal.parse("-r2c6#2"), lg.Literal.parse("+r6c6#2")
+    >>> P.add_node(a, role="premise"); P.add_node(b, role="conclusion")
+    >>> P.add_edge(a, b, kind="strong", family="house", via="c6#2")
+    >>> from linkgraph.draw.graphviz import to_dot
+    >>> dot = to_dot(P)
+    >>> [line.split(" [")[0].strip() for line in dot.source.splitlines() if "->" in line]
+    ['"-r2c6#2" -> "+r6c6#2"']
+    """
+    check_choice("layout", [layout], LAYOUTS)
+    P, default_title = _proof_of(step_or_proof)
+    for node in P.nodes:
+        if not isinstance(node, Literal):
+            raise OptionError(f"proof node {node!r}: expected a Literal")
+    dot = graphviz.Digraph(name="proof")
+    dot.attr("graph", **STYLE["graph"][layout], label=_esc(default_title if title is None else title))
+    dot.attr("node", **STYLE["node"][layout])
+    dot.attr("edge", **STYLE["edge"][layout])
+    if layout == "flow":
+        _flow(dot, P)
+    else:
+        _board(dot, P, grid)
+    for u, v, data in sorted(P.edges(data=True), key=lambda e: (sort_key(e[0]), sort_key(e[1]))):
+        _edge(dot, _esc(u), _esc(v), **_edge_attrs(data))
+    return dot
+
+
+# ---- flow layout -------------------------------------------------------------------
+def _flow(dot: graphviz.Digraph, P: nx.DiGraph) -> None:
+    clusters: dict[str, list[Literal]] = {}
+    placed: set[Literal] = set()
+    for u, _, data in sorted(P.edges(data=True), key=lambda e: (sort_key(e[0]), sort_key(e[1]))):
+        if str(data.get("family")) == "als" and u not in placed:
+            clusters.setdefault(f"ALS {data.get('via')}", []).append(u)
+            placed.add(u)
+    for lit in sorted(P.nodes, key=sort_key):
+        if isinstance(lit.cand, Group) and lit not in placed:
+            clusters.setdefault(f"group {lit.cand}", []).append(lit)
+            placed.add(lit)
+    for i, (label, lits) in enumerate(clusters.items()):
+        kind = "als" if label.startswith("ALS") else "group"
+        with dot.subgraph(name=f"cluster_{kind}_{i}") as sub:
+            sub.attr(**STYLE["cluster"][kind], label=_esc(label))
+            for lit in lits:
+                _node(sub, _esc(lit), **_node_attrs(P, lit, "flow"))
+    for lit in sorted(P.nodes, key=sort_key):
+        if lit not in placed:
+            _node(dot, _esc(lit), **_node_attrs(P, lit, "flow"))
+    # premises share the left-most rank; the literals of a contradiction (the net's empty set X,
+    # or X ON and OFF) the right-most one, where they read as one finding
+    for role, rank in ((Role.PREMISE, "source"), (Role.CONTRADICTION, "sink")):
+        lits = [lit for lit in P.nodes if P.nodes[lit].get("role") == role and lit not in placed]
+        if len(lits) > 1:
+            with dot.subgraph() as same:
+                same.attr(rank=rank)
+                for lit in sorted(lits, key=sort_key):
+                    _node(same, _esc(lit))
+
+
+# ---- board layout ------------------------------------------------------------------
+def _board_size(P: nx.DiGraph, grid: Grid | None) -> int:
+    if grid is not None:
+        return grid.size
+    top = 0
+    for lit in P.nodes:
+        cells = lit.cand.cells if isinstance(lit.cand, (Group, Als)) else (lit.cand.cell,)
+        digits = lit.cand.digits if isinstance(lit.cand, Als) else (lit.cand.digit,)
+        top = max(top, *(c.row + 1 for c in cells), *(c.col + 1 for c in cells), *digits)
+    for size in (4, 6, 8, 9, 12, 16, 25):
+        if top <= size:
+            return size
+    return top
+
+
+class _Board:
+    """Candidate positions in points for an n x n grid (y grows upwards, as in Graphviz)."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.sub_cols = math.ceil(math.sqrt(n))
+        self.sub_rows = math.ceil(n / self.sub_cols)
+        self.cw = self.sub_cols * _UNIT
+        self.ch = self.sub_rows * _UNIT
+
+    def cand(self, row: int, col: int, digit: int) -> tuple[float, float]:
+        i = digit - 1
+        x = col * self.cw + (i % self.sub_cols + 0.5) * _UNIT
+        y = (self.n - row) * self.ch - (i // self.sub_cols + 0.5) * _UNIT
+        return x, y
+
+    def cell(self, row: int, col: int) -> tuple[float, float]:
+        return (col + 0.5) * self.cw, (self.n - row - 0.5) * self.ch
+
+
+def _pos(x: float, y: float) -> str:
+    return f"{x:.1f},{y:.1f}!"
+
+
+def _frame(dot, name: str, style: str, points: list[tuple[float, float]], pad: float, label: str = "") -> None:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    w, h = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+    attrs = dict(STYLE["board"][style])
+    attrs["tooltip"] = _esc(label)
+    _node(dot, name, pos=_pos((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2),
+             width=f"{w / 72:.3f}", height=f"{h / 72:.3f}", **attrs)
+
+
+def _board(dot: graphviz.Digraph, P: nx.DiGraph, grid: Grid | None) -> None:
+    n = _board_size(P, grid)
+    B = _Board(n)
+    # cells and box frames; the many decoration nodes of one kind share their style as the
+    # node defaults of a subgraph (quoting the same attributes on each costs more than dot's run)
+    with dot.subgraph() as sub:
+        sub.attr("node", **STYLE["board"]["cell"], width=f"{B.cw / 72:.3f}", height=f"{B.ch / 72:.3f}")
+        for r in range(n):
+            for c in range(n):
+                _node(sub, f"_cell_r{r + 1}c{c + 1}", pos=_pos(*B.cell(r, c)))
+    if grid is not None:
+        g = grid.geometry
+        for h, house in enumerate(g.houses):
+            if house.kind not in ("box", "window", "region"):
+                continue
+            cells = [g.cell(int(i)) for i in g.house_cells[h]]
+            rows, cols = {c.row for c in cells}, {c.col for c in cells}
+            if len(rows) * len(cols) != len(cells):
+                continue  # irregular region: no rectangle to draw
+            corners = [B.cell(min(rows), min(cols)), B.cell(max(rows), max(cols))]
+            _frame(dot, f"_house_{house}", "box", corners, B.cw / 2, str(house))
+    elif math.isqrt(n) ** 2 == n:  # no position given: the standard k x k boxes of a k^2 grid
+        k = math.isqrt(n)
+        for b in range(n):
+            r0, c0 = b // k * k, b % k * k
+            corners = [B.cell(r0, c0), B.cell(r0 + k - 1, c0 + k - 1)]
+            _frame(dot, f"_house_b{b + 1}", "box", corners, B.cw / 2, f"b{b + 1}")
+    # ALS frames: one per cell (a box around all its cells would take in cells outside it),
+    # inset a little more for each further ALS so that frames on a shared cell stay apart
+    for i, via in enumerate(sorted({str(d.get("via")) for _, _, d in P.edges(data=True) if str(d.get("family")) == "als"})):
+        try:
+            als = Als.parse(via)
+        except ValueError:
+            continue
+        inset = 3 + 3 * (i % 4)
+        for cell in sorted(als.cells):
+            _frame(dot, f"_als_{i}_{cell}", "frame-als", [B.cell(cell.row, cell.col)], B.cw / 2 - inset, f"ALS {via}")
+    # literal places; both literals of one candidate (a contradiction) share its place, side by side
+    places: dict[tuple[float, float], list[Literal]] = {}
+    for i, lit in enumerate(sorted(P.nodes, key=sort_key)):
+        if isinstance(lit.cand, Group):
+            points = [B.cand(c.row, c.col, lit.cand.digit) for c in lit.cand.cells]
+            _frame(dot, f"_group_{i}", "frame-group", points, _UNIT / 2, f"group {lit.cand}")
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            xy = (sum(xs) / len(xs), sum(ys) / len(ys))
+        else:
+            xy = B.cand(lit.cand.cell.row, lit.cand.cell.col, lit.cand.digit)
+        places.setdefault(xy, []).append(lit)
+    positions: dict[Literal, tuple[float, float]] = {}
+    twins: set[Literal] = set()
+    for (x, y), lits in places.items():
+        if len(lits) == 1:
+            positions[lits[0]] = (x, y)
+            continue
+        for lit in lits:  # ON up-left, OFF down-right of the candidate's place
+            d = -_UNIT * 0.36 if lit.on else _UNIT * 0.36
+            positions[lit] = (x + d, y - d)
+            twins.add(lit)
+    # the rest of the position: solved cells and live candidates not in the proof
+    if grid is not None:
+        g = grid.geometry
+        in_proof = {(lit.cand.cell, lit.cand.digit) for lit in P.nodes if isinstance(lit.cand, Candidate)}
+        givens = grid.givens
+        rest: dict[str, list[tuple[str, str, str]]] = {"given": [], "value": [], "candidate": []}
+        for i in range(g.number_of_cells):
+            cell = g.cell(i)
+            digits = [int(d) + 1 for d in grid.cands[i].nonzero()[0]]
+            if len(digits) == 1 and not any((cell, d) in in_proof for d in digits):
+                rest["given" if givens[i] else "value"].append(
+                    (f"_value_{cell}", g.symbols[digits[0] - 1], _pos(*B.cell(cell.row, cell.col))))
+                continue
+            for d in digits:
+                if (cell, d) not in in_proof:
+                    rest["candidate"].append((f"_cand_{cell}_{d}", g.symbols[d - 1], _pos(*B.cand(cell.row, cell.col, d))))
+        unit = f"{_UNIT / 72:.3f}"
+        for style, nodes in rest.items():
+            with dot.subgraph() as sub:
+                size = {"width": unit, "height": unit} if style == "candidate" else {}
+                sub.attr("node", **STYLE["board"][style], **size)
+                for name, label, pos in nodes:
+                    _node(sub, name, label=_esc(label), pos=pos)
+    for lit in sorted(P.nodes, key=sort_key):
+        attrs = _node_attrs(P, lit, "board")
+        if attrs.get("shape") == "box":
+            attrs["shape"] = "square" if isinstance(lit.cand, Candidate) else "box"
+        elif attrs.get("shape") == "ellipse":
+            attrs["shape"] = "circle"
+        attrs.update(STYLE["board"]["twin" if lit in twins else "literal"])
+        if P.nodes[lit].get("role") == Role.PREMISE:
+            attrs.update(STYLE["board"]["premise"])
+        _node(dot, _esc(lit), pos=_pos(*positions[lit]), **attrs)

@@ -1,0 +1,462 @@
+"""The bit-parallel propagation engine behind `linkgraph.nets.propagate`.
+
+States are transposed and packed: for each candidate one row of ``uint64``
+words, one bit per branch, so a rule over a set X is a handful of word-wise
+operations over all branches at once (64 per word). Row ``L`` (one past the
+last candidate) is a padding row that is never ON and always OFF, so ragged
+member lists pad to rectangles. Rules and contradictions are those of the
+`linkgraph.nets.propagate` docstring; this module only computes them.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+__all__ = ["advance"]
+
+_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+_CHUNK = 8192  # sub-net branches advanced together when nesting
+
+
+def _pad(lists, fill: int) -> np.ndarray:
+    width = max((len(x) for x in lists), default=0)
+    out = np.full((len(lists), max(width, 1)), fill, dtype=np.int64)
+    for i, x in enumerate(lists):
+        out[i, : len(x)] = x
+    return out
+
+
+def _targets(pairs_src, pairs_k):
+    """Sort (source row, target candidate) pairs by target for OR-reduction."""
+    src = np.asarray(pairs_src, dtype=np.int64)
+    k = np.asarray(pairs_k, dtype=np.int64)
+    order = np.argsort(k, kind="stable")
+    src, k = src[order], k[order]
+    if len(k) == 0:
+        return src, k, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+    return src, k, starts, k[starts]
+
+
+class Tables:
+    """Index tables of one Structure for the bit engine.
+
+    ``mem`` (sets, width): members of each set padded with ``L`` (the padding
+    row, never ON, always OFF); ``cs`` (candidates, r): sets of each candidate
+    padded with ``S``. For the rounds the sets are sorted by member count,
+    largest first, and their members laid out column by column (``col_idx``;
+    column ``c`` holds the ``c``-th member of the first ``col_n[c]`` sets), so
+    counting "at least one / at least two" over every set is one gather and a
+    few word-wise operations per column; ``cs_t`` (r, L) gives each
+    candidate's sets as positions in that order (``S``: a padding set).
+    """
+
+    def __init__(self, st):
+        L = self.L = st.size
+        S = self.S = len(st.sets)
+        self._groups, self._patterns = st._groups, st._patterns  # not `st`: no reference cycle
+        self.mem = st.mem_pad
+        self.cs = st.cs_pad
+        wd = (self.mem < L).sum(axis=1)
+        order = np.argsort(-wd, kind="stable")
+        rank = np.empty(S + 1, dtype=np.int64)
+        rank[order] = np.arange(S)
+        rank[S] = S
+        ms = self.mem[order]
+        sw = wd[order]
+        self.col_n = [int((sw > c).sum()) for c in range(self.mem.shape[1])]
+        self.col_idx = np.concatenate([ms[:n, c] for c, n in enumerate(self.col_n)]) if S else np.zeros(0, np.int64)
+        self.cs_t = np.ascontiguousarray(rank[self.cs].T)
+
+    @cached_property
+    def _mem_flat(self):
+        m = self.mem
+        flat = m[m < self.L]
+        lens = (m < self.L).sum(axis=1)
+        return flat.astype(np.int64), np.r_[0, np.cumsum(lens)[:-1]].astype(np.int64)
+
+    @property
+    def mem_idx(self) -> np.ndarray:
+        """Members of every set, concatenated (for reduceat)."""
+        return self._mem_flat[0]
+
+    @property
+    def mem_start(self) -> np.ndarray:
+        """Start of each set's members in `mem_idx`."""
+        return self._mem_flat[1]
+
+    @cached_property
+    def groups(self):
+        gr = self._groups
+        nonempty = [i for i, x in enumerate(gr["outA"]) if len(x)]
+        always = np.array([not len(x) for x in gr["outA"]], dtype=bool)
+        idx, start, _ = _segments([gr["outA"][i] for i in nonempty])
+        ps, ks = np.nonzero(gr["outB"] > 0.5)
+        return np.array(nonempty, dtype=np.int64), always, idx, start, _targets(ps, ks)
+
+    @cached_property
+    def patterns(self):
+        pt = self._patterns
+        A, owner, T = pt["A"], pt["owner"], pt["T"]
+        K = A.shape[1]
+        # members of each cover column, column by column (as _segments lays them out)
+        cc, kk = np.nonzero(A.T > 0.5)
+        lens = np.bincount(cc, minlength=K)
+        assert (lens > 0).all()
+        idx = kk.astype(np.int64)
+        start = np.r_[0, np.cumsum(lens)[:-1]].astype(np.int64) if K else np.zeros(0, np.int64)
+        # columns of each pattern, ascending, padded with K (as _pad lays them out)
+        P = pt["P"]
+        order = np.argsort(owner, kind="stable")
+        counts = np.bincount(owner, minlength=P) if K else np.zeros(P, np.int64)
+        pcols = np.full((P, max(int(counts.max(initial=0)), 1)), K, dtype=np.int64)
+        first = np.r_[0, np.cumsum(counts)[:-1]] if P else np.zeros(0, np.int64)
+        ow = owner[order]
+        pcols[ow, np.arange(len(order)) - first[ow]] = order
+        cols, ks = np.nonzero(T > 0.5)
+        return idx, start, pcols, pt["sizes"] < 2.5, owner, _targets(cols, ks)
+
+
+def _segments(lists):
+    """Flatten non-empty index lists for reduceat: (flat indices, segment starts, owners)."""
+    lens = np.array([len(x) for x in lists], dtype=np.int64)
+    assert (lens > 0).all() or not len(lens)
+    flat = np.concatenate([np.asarray(x, dtype=np.int64) for x in lists]) if len(lists) else np.zeros(0, np.int64)
+    starts = np.r_[0, np.cumsum(lens)[:-1]] if len(lists) else np.zeros(0, np.int64)
+    return flat, starts.astype(np.int64), np.arange(len(lists))
+
+
+def pack(rows_bool: np.ndarray, W: int) -> np.ndarray:
+    """(B, L) bool -> (L, W) uint64 with bit b of row k = rows_bool[b, k]."""
+    B, L = rows_bool.shape
+    t = np.zeros((L, W * 64), dtype=bool)
+    t[:, :B] = rows_bool.T
+    return np.packbits(t, axis=1, bitorder="little").view(np.uint64).reshape(L, W)
+
+
+def unpack(words: np.ndarray, B: int) -> np.ndarray:
+    """(L, W) uint64 -> (L, B) bool."""
+    L = words.shape[0]
+    return np.unpackbits(np.ascontiguousarray(words).view(np.uint8).reshape(L, -1), axis=1, bitorder="little")[:, :B].astype(bool)
+
+
+def _or_into(dest, values, tgt) -> None:
+    src, _, starts, uk = tgt
+    if len(src):
+        dest[uk] |= np.bitwise_or.reduceat(values[src], starts, axis=0)
+
+
+class Run:
+    """Packed result of `advance`: final words, the words new in each round, failures.
+
+    When few branches were left running, `advance` finished them in a smaller
+    packed state: ``tail`` is that Run, ``tail_pos[b]`` branch ``b``'s index
+    in it (-1: not there) and ``t0`` the rounds done before it.
+    """
+
+    def __init__(self, B, ON, OFF, start, news_on, news_off, failed, tail=None, tail_pos=None, t0=0):
+        self.B = B
+        self.ON, self.OFF = ON, OFF
+        self._start = start  # the packed words the run started from, ON and OFF
+        self.news_on, self.news_off = news_on, news_off
+        self.failed = failed
+        self.tail, self.tail_pos, self.t0 = tail, tail_pos, t0
+
+    @cached_property
+    def on0(self) -> np.ndarray:
+        """(B, L) bool: the literals each branch started with ON."""
+        return np.ascontiguousarray(unpack(self._start[0], self.B).T)
+
+    @cached_property
+    def off0(self) -> np.ndarray:
+        """(B, L) bool: the literals each branch started with OFF."""
+        return np.ascontiguousarray(unpack(self._start[1], self.B).T)
+
+    @cached_property
+    def _stacks(self):
+        """(T, L, W) words new in each round, ON and OFF (None before any round)."""
+        both = self._stack2
+        return (None, None) if both is None else (both[0], both[1])
+
+    @cached_property
+    def _stack2(self):
+        """(2, T, L, W) words new in each round, ON then OFF (None before any round)."""
+        T = len(self.news_on)
+        if not T:
+            return None
+        return np.stack(self.news_on + self.news_off).reshape(2, T, *self.news_on[0].shape)
+
+    def rounds(self, b):
+        """(ron, roff) rows of branch b."""
+        r = self._rows(int(b)).astype(np.int16)
+        return r[0], r[1]
+
+    def _rows(self, b: int) -> np.ndarray:
+        """`round_of` for every literal of one branch, ON and OFF as a (2, L) array: one word
+        column of the stacks per packed level."""
+        r = np.where(np.stack([self.on0[b], self.off0[b]]), 0, -1)
+        stack = self._stack2
+        if stack is not None:
+            hit = ((stack[:, :, :, b >> 6] >> np.uint64(b & 63)) & np.uint64(1)).astype(bool)  # (2, T, L)
+            r = np.where(hit.any(axis=1) & (r < 0), hit.argmax(axis=1) + 1, r)
+        if self.tail is not None:
+            pos = int(self.tail_pos[b])
+            if pos >= 0:
+                rt = self.tail._rows(pos)
+                r = np.where((r < 0) & (rt > 0), rt + self.t0, r)
+        return r
+
+    def rows_many(self, bs) -> np.ndarray:
+        """`_rows` of many branches at once, as an (n, 2, L) array."""
+        if len(bs) == 1:
+            return self._rows(int(bs[0]))[None]  # fewer steps for one branch
+        bs = np.asarray(bs, dtype=np.int64)
+        r = np.where(np.stack([self.on0[bs], self.off0[bs]], axis=1), 0, -1)
+        stack = self._stack2
+        if stack is not None and len(bs):
+            words = stack[:, :, :, bs >> 6]  # (2, T, L, n)
+            hit = ((words >> (bs & 63).astype(np.uint64)) & np.uint64(1)).astype(bool).transpose(3, 0, 1, 2)
+            r = np.where(hit.any(axis=2) & (r < 0), hit.argmax(axis=2) + 1, r)
+        if self.tail is not None and len(bs):
+            pos = self.tail_pos[bs]
+            sel = np.flatnonzero(pos >= 0)
+            if len(sel):
+                rt = self.tail.rows_many(pos[sel])
+                sub = r[sel]
+                r[sel] = np.where((sub < 0) & (rt > 0), rt + self.t0, sub)
+        return r
+
+    def round_of(self, on: bool, bs, ks) -> np.ndarray:
+        """Round of literal (ks[i], on) in branch bs[i] for every i (-1: never, 0: premise)."""
+        bs = np.asarray(bs, dtype=np.int64)
+        ks = np.asarray(ks, dtype=np.int64)
+        init = self.on0 if on else self.off0
+        r = np.where(init[bs, ks], 0, -1).astype(np.int64)
+        stack = self._stacks[0 if on else 1]
+        if stack is not None and len(bs):
+            hit = ((stack[:, ks, bs >> 6] >> (bs & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)  # (T, Q)
+            seen = hit.any(axis=0) & (r < 0)
+            r[seen] = hit[:, seen].argmax(axis=0) + 1
+        if self.tail is not None and len(bs):
+            pos = self.tail_pos[bs]
+            q = np.flatnonzero((r < 0) & (pos >= 0))
+            if len(q):
+                rt = self.tail.round_of(on, pos[q], ks[q])
+                r[q] = np.where(rt > 0, rt + self.t0, -1)
+        return r
+
+    def _bools(self, words):
+        out = np.ascontiguousarray(unpack(words, self.B).T)  # (B, L), rows contiguous for row gathers
+        if self.tail is not None:
+            sub = self.tail.on if words is self.ON else self.tail.off
+            out[self.tail_pos >= 0] = sub
+        return out
+
+    @cached_property
+    def on(self):
+        return self._bools(self.ON)
+
+    @cached_property
+    def off(self):
+        return self._bools(self.OFF)
+
+
+def _compact(st, ON, OFF, live, B, t, *, depth, level, track):
+    """Finish the `live` branches in a state of their own, as few words as they need."""
+    keep = np.flatnonzero(unpack(live[None, :], B)[0])
+    W = -(-len(keep) // 64)
+    tail = _advance(st, _select(ON, B, keep, W), _select(OFF, B, keep, W), len(keep), depth=depth, level=level,
+                    track=track)
+    pos = np.full(B, -1, dtype=np.int64)
+    pos[keep] = np.arange(len(keep))
+    return tail, pos, keep
+
+
+def _select(words: np.ndarray, B: int, bs: np.ndarray, W: int) -> np.ndarray:
+    """(L, W) words of the branches `bs` of `words` (bit i: branch ``bs[i]``)."""
+    L = words.shape[0]
+    bits = np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")
+    t = np.zeros((L, W * 64), dtype=np.uint8)
+    t[:, : len(bs)] = bits.take(bs, axis=1)  # rows stay contiguous: no transposed copy
+    return np.packbits(t, axis=1, bitorder="little").view(np.uint64)
+
+
+def _spread(cols: np.ndarray, ib: np.ndarray, W: int) -> np.ndarray:
+    """(L, W) words in which bit j is ``cols[:, ib[j]]`` (`ib` ascending: each column fills
+    one run of consecutive bits), built from the few (column, word) pairs those runs touch."""
+    L, nb = cols.shape
+    cnt = np.bincount(ib, minlength=nb)
+    used = np.flatnonzero(cnt)
+    s = (np.cumsum(cnt) - cnt)[used]  # each used column's first bit and one past its last
+    e = s + cnt[used]
+    w0 = s >> 6
+    nw = ((e - 1) >> 6) - w0 + 1
+    pb = np.repeat(used, nw)
+    first = np.repeat(np.cumsum(nw) - nw, nw)
+    pw = np.repeat(w0, nw) + np.arange(len(pb)) - first
+    lo = np.clip(np.repeat(s, nw) - pw * 64, 0, 64).astype(np.uint64)
+    hi = np.clip(np.repeat(e, nw) - pw * 64, 0, 64).astype(np.uint64)
+    mask = _below(hi) & ~_below(lo)
+    order = np.argsort(pw, kind="stable")
+    pb, pw, mask = pb[order], pw[order], mask[order]
+    starts = np.flatnonzero(np.r_[True, pw[1:] != pw[:-1]])
+    out = np.zeros((L, W), dtype=np.uint64)
+    out[:, pw[starts]] = np.bitwise_or.reduceat(np.where(cols[:, pb], mask, np.uint64(0)), starts, axis=1)
+    return out
+
+
+def _below(x: np.ndarray) -> np.ndarray:
+    """Words with the bits below `x` set (x in 0..64)."""
+    return np.where(x >= 64, _ONES, (np.uint64(1) << np.minimum(x, 63)) - np.uint64(1))
+
+
+def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, track: bool = True) -> Run:
+    """Run branches (rows of `on`/`off`) until each fails or stops; return a `Run`.
+
+    Without `track` the per-round words are not kept (sub-nets need only failures).
+    Each round works on whole sets: per set, whether >= 1 / >= 2 members are ON
+    and >= 1 / >= 2 members are not OFF (the state keeps ON and not-OFF words
+    side by side, so both counts are one pass); a candidate turns OFF when one
+    of its sets has an ON member (not itself), ON when one of its sets has no
+    other member left.
+    """
+    B = on.shape[0]
+    W = max(1, -(-B // 64))
+    return _advance(st, pack(on, W), pack(off, W), B, depth=depth, level=level, track=track)
+
+
+def _advance(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: int, level: int, track: bool) -> Run:
+    """`advance` from packed (L, W) words of the branches' ON and OFF literals."""
+    L, W = on_words.shape
+    tb = st.tables
+    S = tb.S
+    Z = np.zeros((L + 1, 2 * W), dtype=np.uint64)  # [ON | not OFF]; row L pads: never ON, always OFF
+    Z[:L, :W] = on_words
+    Z[:L, W:] = ~off_words
+    ON, NOT = Z[:L, :W], Z[:L, W:]
+    alive = pack(np.ones((B, 1), dtype=bool), W)[0]
+    done = np.zeros(W, dtype=np.uint64)
+    failed = np.full(B, -1, dtype=np.int32)
+    news_on: list = []
+    news_off: list = []
+    col_idx, col_n, cs_t = tb.col_idx, tb.col_n, tb.cs_t
+    cols = []
+    o = col_n[0] if col_n else 0
+    for n in col_n[1:]:
+        cols.append((o, n))
+        o += n
+    G = np.zeros((S + 1, 2 * W), dtype=np.uint64)  # per set: [any ON | at most one not OFF]; row S: padding
+    two = np.zeros((S, 2 * W), dtype=np.uint64)  # per set: >= 2 ON | >= 2 not OFF
+    take = np.take
+    reduce_or = np.bitwise_or.reduce
+    live = alive.copy()
+    zero = bytes(8 * W)  # word-row tests through bytes: much cheaper than .any() on W words
+    check = W >= 2
+    t = 0
+    while L and live.tobytes() != zero:
+        t += 1
+        X = take(Z, col_idx, axis=0)
+        one = X[:S]  # a fresh gather: counted in place
+        if cols:
+            o, n = cols[0]
+            np.bitwise_and(one[:n], X[o : o + n], out=two[:n])  # rows n: stay 0 (sets of one member)
+            one[:n] |= X[o : o + n]
+        for o, n in cols[1:]:
+            x = X[o : o + n]
+            two[:n] |= one[:n] & x
+            one[:n] |= x
+        # contradictions: two ON in a set, a set all OFF, a candidate ON and OFF
+        bad = reduce_or(two[:, :W] | ~one[:, W:], axis=0) | reduce_or(ON & ~NOT, axis=0)
+        newly = bad & alive
+        if newly.tobytes() != zero:
+            failed[unpack(newly[None, :], B)[0]] = t - 1
+            alive &= ~bad
+            live = alive & ~done
+            if live.tobytes() == zero:
+                break
+            check = W >= 2
+        if check:
+            check = False
+            n_live = int(np.unpackbits(live.view(np.uint8)).sum())
+            if 2 * (-(-n_live // 64)) <= W:
+                tail, pos, keep = _compact(st, ON, ~NOT, live, B, t, depth=depth, level=level, track=track)
+                failed[keep] = np.where(tail.failed >= 0, tail.failed + (t - 1), failed[keep])
+                return Run(B, ON, ~NOT, (on_words, off_words), news_on, news_off, failed, tail, pos, t - 1)
+        G[:S, :W] = one[:, :W]
+        np.invert(two[:, W:], out=G[:S, W:])
+        acc = reduce_or(take(G, cs_t, axis=0), axis=0)
+        free = NOT & live
+        if depth >= 1:
+            OFF = ~Z[:, W:]
+            acc_off = acc[:, :W] & ~ON
+            if len(st._groups["outA"]):
+                nonempty, always, idx, start, tgt = tb.groups
+                cond = np.zeros((len(always), W), dtype=np.uint64)
+                cond[always] = ~np.uint64(0)
+                if len(idx):
+                    cond[nonempty] = np.bitwise_and.reduceat(take(OFF, idx, axis=0), start, axis=0)
+                _or_into(acc_off, cond, tgt)
+            if depth >= 2 and st._patterns["P"]:
+                idx, start, pcols, small, owner, tgt = tb.patterns
+                touched = np.zeros((len(start) + 1, W), dtype=np.uint64)
+                touched[:-1] = np.bitwise_or.reduceat(take(Z[:, W:], idx, axis=0), start, axis=0)
+                c1 = np.zeros((pcols.shape[0], W), dtype=np.uint64)
+                c2, c3, c4 = np.zeros_like(c1), np.zeros_like(c1), np.zeros_like(c1)
+                for j in range(pcols.shape[1]):
+                    x = take(touched, pcols[:, j], axis=0)
+                    c4 |= c3 & x
+                    c3 |= c2 & x
+                    c2 |= c1 & x
+                    c1 |= x
+                ok = np.where(small[:, None], ~c3, ~c4)
+                colok = take(ok, owner, axis=0) & touched[:-1]
+                _or_into(acc_off, colok, tgt)
+            new_off = acc_off & free
+            new_on = acc[:, W:] & free & ~ON
+        else:
+            free &= ~ON
+            new_off = acc[:, :W] & free
+            new_on = acc[:, W:] & free
+        changed = reduce_or(new_off | new_on, axis=0)
+        ON |= new_on
+        NOT &= ~new_off
+        stopped = live & ~changed
+        if stopped.tobytes() != zero:
+            if level >= 1:
+                revived = _nest(st, ON, NOT, new_off, stopped, B, W, depth=depth, level=level)
+                done |= stopped & ~revived
+            else:
+                done |= stopped
+            live = alive & ~done
+            check = W >= 2
+        if track:
+            news_on.append(new_on)
+            news_off.append(new_off)
+    return Run(B, ON, ~NOT, (on_words, off_words), news_on, news_off, failed)
+
+
+def _nest(st, ON, NOT, new_off, stopped, B, W, *, depth: int, level: int):
+    """Sub-nets: each open candidate of each stopped branch tried ON; failures turn OFF this round."""
+    bs = np.flatnonzero(unpack(stopped[None, :], B)[0])
+    on_t = unpack(ON, B)[:, bs]  # (L, nb) snapshot
+    off_t = unpack(~NOT, B)[:, bs]
+    ib, ks = np.nonzero((~(on_t | off_t)).T)  # by branch, then candidate
+    add = np.zeros((B, ON.shape[0]), dtype=bool)
+    for start in range(0, len(ib), _CHUNK):
+        i, k = ib[start : start + _CHUNK], ks[start : start + _CHUNK]
+        n = len(i)
+        Wn = -(-n // 64)
+        j = np.arange(n)
+        son = _spread(on_t, i, Wn)  # sub-branch j: branch i[j]'s state with candidate k[j] ON
+        np.bitwise_or.at(son, (k, j >> 6), np.uint64(1) << (j & 63).astype(np.uint64))
+        run = _advance(st, son, _spread(off_t, i, Wn), n, depth=depth, level=level - 1, track=False)
+        hit = run.failed >= 0
+        add[bs[i[hit]], k[hit]] = True
+    if not add.any():
+        return np.zeros(W, dtype=np.uint64)
+    words = pack(add, W)
+    NOT &= ~words
+    new_off |= words
+    return np.bitwise_or.reduce(words, axis=0)

@@ -1,0 +1,422 @@
+"""The tables of a net search: one grid's live candidates and sets X as arrays.
+
+`Structure` is built once per search and read by the bit engine
+(`linkgraph.nets.engine`, through `Structure.tables`), by the propagation API
+(`linkgraph.nets.propagate`, which re-exports it) and by the proofs
+(`linkgraph.nets.proof`): the kept candidates and sets X with their padded member
+and set tables, the incidence matrices, the set texts and, for ``depth >= 1``,
+the pairs of sets that lock candidates, for ``depth >= 2`` the subset and fish
+patterns (the rules they stand for are in `linkgraph.nets.propagate`'s docstring).
+
+Examples
+--------
+In an empty grid every candidate takes part, and so does every set X: 81
+cells and 27 houses times 9 digits. A candidate's sets are its cell, then
+its row, column and box for its digit:
+
+>>> from linkgraph.nets.structure import Structure
+>>> st = Structure(lg.Grid.empty())
+>>> st.size, len(st.sets)
+(729, 324)
+>>> str(st.candidate(0)), [st.set_text(j) for j in st.cand_sets_list[0]]
+('r1c1#1', ['r1c1', 'r1#1', 'c1#1', 'b1#1'])
+"""
+
+from __future__ import annotations
+
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from linkgraph.nets.engine import Tables
+from linkgraph.grid import Grid
+from linkgraph.model import Candidate
+from linkgraph.bitops import bits
+
+__all__ = ["Structure"]
+
+
+@lru_cache(maxsize=16)
+def _cand_set_table(g) -> np.ndarray:
+    """``(candidates, r)`` global set indices of each candidate, padded with ``number_of_sets``."""
+    rows = g.cand_sets
+    r = max(len(x) for x in rows)
+    out = np.full((len(rows), r), g.number_of_sets, dtype=np.int64)
+    for k, x in enumerate(rows):
+        out[k, : len(x)] = x
+    out.setflags(write=False)
+    return out
+
+
+def _row_lists(m: np.ndarray) -> list[np.ndarray]:
+    """``[np.flatnonzero(row) for row in m]`` for a 2-D bool array, in one nonzero call."""
+    rows, cols = np.nonzero(m)
+    return np.split(cols.astype(np.intp), np.cumsum(np.bincount(rows, minlength=len(m)))[:-1]) if len(m) else []
+
+
+@lru_cache(maxsize=16)
+def _all_set_texts(g) -> tuple[list[str], list[str]]:
+    """Text and family (``cell``/``house``) of every set X of geometry `g`."""
+    sets = range(g.number_of_sets)
+    return [str(g.setx(j)) for j in sets], ["cell" if g.is_cell_set(j) else "house" for j in sets]
+
+
+class Structure:
+    """The live candidates and sets X of one grid as matrices (built once per search).
+
+    ``cands`` are the live candidates that share a set with another live one
+    (a candidate alone in all its sets is simply true and takes no part);
+    ``sets`` the sets X holding at least one of them; ``M`` the
+    ``(candidates, sets)`` incidence as float32 for matrix products.
+    """
+
+    def __init__(self, grid: Grid, *, depth: int = 0):
+        from linkgraph.errors import check_search_size
+
+        check_search_size("forcing-net search", int(grid.live.sum()))
+        g = grid.geometry
+        self.grid = grid
+        self.geometry = g
+        self.depth = depth
+        live = grid.live
+        sm = g.set_members  # (S_all, n)
+        count = live[sm].sum(axis=1)
+        flag = np.zeros(g.number_of_candidates, dtype=bool)
+        flag[sm[count >= 2].ravel()] = True
+        keep = live & flag  # live and in a set with another live member
+        self.cands = np.flatnonzero(keep).astype(np.int32)  # kept candidate -> global index
+        L = len(self.cands)
+        self.local = np.full(g.number_of_candidates, -1, dtype=np.int32)
+        self.local[self.cands] = np.arange(L, dtype=np.int32)
+        kept = keep[sm]
+        self.sets = np.flatnonzero(kept.any(axis=1)).astype(np.int32)
+        S = len(self.sets)
+        set_local = np.full(len(sm) + 1, S, dtype=np.int64)  # last entry: padding
+        set_local[self.sets] = np.arange(S)
+        # padded tables: members of each set (pad L), sets of each candidate (pad S)
+        mem = np.where(kept[self.sets], self.local[sm[self.sets]], L).astype(np.int64)
+        mem.sort(axis=1)
+        width = int(kept[self.sets].sum(axis=1).max()) if S else 1
+        self.mem_pad = np.ascontiguousarray(mem[:, : max(width, 1)])
+        cs = set_local[_cand_set_table(g)[self.cands]]
+        cs.sort(axis=1)
+        self.cs_pad = np.ascontiguousarray(cs)
+        self._cands_cache: dict[int, Candidate] = {}
+        self._groups = self._build_groups() if depth >= 1 else None
+        self._patterns = self._build_patterns() if depth >= 2 else None
+        self._places: dict[int, tuple[list[int], list[int]]] = {}
+
+    # ---- derived forms (built on first use, for proofs and depth >= 1) ------
+    @cached_property
+    def members(self) -> list[np.ndarray]:
+        """Local member indices of each set, ascending."""
+        n = (self.mem_pad < self.size).sum(axis=1).tolist()  # rows are sorted, padding last
+        return [row[:m].copy() for row, m in zip(self.mem_pad, n)]
+
+    @cached_property
+    def mem_pad_ext(self) -> np.ndarray:
+        """`mem_pad` with one more row, all padding (the members of the padding set)."""
+        return np.vstack([self.mem_pad, np.full((1, self.mem_pad.shape[1]), self.size)])
+
+    @cached_property
+    def strong_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each candidate's sets (`cs_pad`): their members other than the candidate
+        ``(L, r, w)`` (the candidate itself and padding: ``L``), the fixed part of the
+        strong-set score (member count, then set index) and which sets are real (not padding)."""
+        L = self.size
+        mem = self.mem_pad_ext[self.cs_pad]
+        valid = (mem < L) & (mem != np.arange(L)[:, None, None])
+        big = np.int64(1 << 20)
+        return np.where(valid, mem, L), valid.sum(axis=2) * big * big + self.cs_pad, self.cs_pad < len(self.sets)
+
+    @cached_property
+    def literal_keys(self) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:
+        """The keys ``(k, False)`` and ``(k, True)`` of every candidate, made once (the proofs
+        of a search share them instead of building a tuple at every step of their walks)."""
+        return [(k, False) for k in range(self.size)], [(k, True) for k in range(self.size)]
+
+    @cached_property
+    def strong_parents(self) -> list[dict[int, list[tuple[int, bool]]]]:
+        """Per candidate ``k``, filled on first use: set ``j`` -> the OFF keys of ``j``'s other
+        members (the parents of ``+k`` forced by ``j``, as the support walks read them)."""
+        return [{} for _ in range(self.size)]
+
+    @cached_property
+    def cand_sets(self) -> list[np.ndarray]:
+        """Local set indices of each candidate, ascending."""
+        n = (self.cs_pad < len(self.sets)).sum(axis=1).tolist()  # rows are sorted, padding last
+        return [row[:m].copy() for row, m in zip(self.cs_pad, n)]
+
+    @cached_property
+    def Mb(self) -> np.ndarray:
+        """``(candidates, sets)`` bool incidence."""
+        S = len(self.sets)
+        out = np.zeros((self.size, S + 1), dtype=bool)
+        out[np.arange(self.size)[:, None], self.cs_pad] = True
+        return np.ascontiguousarray(out[:, :S])
+
+    @cached_property
+    def M(self) -> np.ndarray:
+        return self.Mb.astype(np.float32)
+
+    @cached_property
+    def sees(self) -> np.ndarray:
+        """``(candidates, candidates)`` bool: two distinct kept candidates share a set."""
+        return self.geometry.sees[np.ix_(self.cands, self.cands)]
+
+    @cached_property
+    def sees_pad(self) -> np.ndarray:
+        """``(candidates, d)``: the candidates each one sees (`sees`), ascending, padded with
+        the size (one past the last candidate)."""
+        rows, cols = np.nonzero(self.sees)
+        L = self.size
+        n = np.bincount(rows, minlength=L)
+        out = np.full((L, max(int(n.max(initial=0)), 1)), L, dtype=np.int64)
+        out[rows, np.arange(len(rows)) - np.repeat(np.cumsum(n) - n, n)] = cols
+        return out
+
+    @cached_property
+    def set_local(self) -> dict[int, int]:
+        return {int(s): i for i, s in enumerate(self.sets)}
+
+    @cached_property
+    def literal_cache(self) -> list[Candidate]:
+        return [self.candidate(k) for k in range(self.size)]
+
+    @cached_property
+    def tables(self) -> Tables:
+        """Padded index tables for the bit engine."""
+        return Tables(self)
+
+    # ---- text and values -------------------------------------------------
+    @property
+    def size(self) -> int:
+        return len(self.cands)
+
+    def candidate(self, k: int) -> Candidate:
+        k = int(k)
+        c = self._cands_cache.get(k)
+        if c is None:
+            c = self._cands_cache[k] = self.geometry.candidate(int(self.cands[k]))
+        return c
+
+    @cached_property
+    def _set_texts(self) -> tuple[list[str], list[str]]:
+        texts, families = _all_set_texts(self.geometry)
+        sets = self.sets.tolist()
+        return [texts[j] for j in sets], [families[j] for j in sets]
+
+    @cached_property
+    def members_list(self) -> list[list[int]]:
+        """`members` as Python lists."""
+        return [m.tolist() for m in self.members]
+
+    @cached_property
+    def cand_sets_list(self) -> list[list[int]]:
+        """`cand_sets` as Python lists."""
+        return [c.tolist() for c in self.cand_sets]
+
+    def set_text(self, j: int) -> str:
+        return self._set_texts[0][j]
+
+    def set_family(self, j: int) -> str:
+        return self._set_texts[1][j]
+
+    def index(self, cand: Candidate) -> int:
+        """Local index of `cand`, -1 if it takes no part (dead or alone)."""
+        return int(self.local[self.geometry.index(cand)])
+
+    def patterns_targeting(self, k: int) -> list[int]:
+        """Depth-2 patterns whose covers hold candidate `k` outside their bases."""
+        return self._by_target.get(int(k), [])
+
+    @cached_property
+    def _by_target(self) -> dict[int, list[int]]:
+        pt = self._patterns
+        cols, ks = np.nonzero(pt["T"] > 0.5)
+        by: dict[int, list[int]] = {}
+        for c, kk in zip(cols.tolist(), ks.tolist()):
+            p = int(pt["owner"][c])
+            lst = by.setdefault(kk, [])
+            if not lst or lst[-1] != p:
+                lst.append(p)
+        return by
+
+    def pattern_places(self, p: int) -> tuple[list[int], list[int]]:
+        """Depth-2 pattern `p`'s base members, base by base in member order, and the cover
+        set of each (Python lists, made on first use)."""
+        got = self._places.get(p)
+        if got is None:
+            members = self.members_list
+            ms: list[int] = []
+            cs: list[int] = []
+            for base, mp in self._patterns["pats"][p][1]:
+                for m in members[base]:
+                    ms.append(m)
+                    cs.append(mp[m])
+            got = self._places[p] = (ms, cs)
+        return got
+
+    @cached_property
+    def member_sets(self) -> list[frozenset[int]]:
+        """`members` as frozensets (membership tests one literal at a time)."""
+        return [frozenset(m) for m in self.members_list]
+
+    @cached_property
+    def groups_targeting(self) -> list[list[int]]:
+        """Per candidate, the depth-1 pairs (A, B) whose B outside A holds it, ascending."""
+        by: list[list[int]] = [[] for _ in range(self.size)]
+        ks, ps = np.nonzero(self._groups["outB"].T > 0.5)  # by candidate, then pair
+        for k, p in zip(ks.tolist(), ps.tolist()):
+            by[k].append(p)
+        return by
+
+    @cached_property
+    def group_outside(self) -> list[list[int]]:
+        """Per depth-1 pair (A, B), the members of A outside B (Python lists)."""
+        return [x.tolist() for x in self._groups["outA"]]
+
+    # ---- depth 1: locked candidates ----------------------------------------
+    def _build_groups(self):
+        """Pairs (A, B) of same-digit sets sharing >= 2 live members: (outA, outB, inter)."""
+        house = [j for j in range(len(self.sets)) if not self.geometry.is_cell_set(self.sets[j])]
+        digit = {j: int(self.sets[j] - self.geometry.number_of_cells) % self.geometry.size for j in house}
+        by_digit: dict[int, list[int]] = {}
+        for j in house:
+            by_digit.setdefault(digit[j], []).append(j)
+        Mb = self.Mb
+        Mi = Mb.astype(np.int32)
+        ra: list[int] = []
+        rb: list[int] = []
+        for js in by_digit.values():
+            # pairs (a, b), a != b, in the order a then b: |A & B| >= 2 and B has a member outside A
+            sub = Mi[:, js]
+            inter = sub.T @ sub
+            cond = (inter >= 2) & (sub.sum(axis=0)[None, :] > inter)
+            np.fill_diagonal(cond, False)
+            ia, ib = np.nonzero(cond)
+            ra += [js[i] for i in ia.tolist()]
+            rb += [js[i] for i in ib.tolist()]
+        A, B = Mb[:, ra].T, Mb[:, rb].T  # (pairs, candidates)
+        outA = (A & ~B).astype(np.float32)
+        outB = (B & ~A).astype(np.float32)
+        inter = A & B
+        return {
+            "pairs": list(zip(ra, rb)),
+            "outA_t": np.ascontiguousarray(outA.T),
+            "outB": outB,
+            "inter": _row_lists(inter),
+            "outA": _row_lists(A & ~B),
+        }
+
+    # ---- depth 2: subsets and fish ----------------------------------------
+    def _build_patterns(self):
+        """Sheets of (bases, covers): naked/hidden subsets per house, fish per digit (rows/cols).
+
+        A pattern is a choice of n bases from one sheet; each base member belongs to one
+        cover of the sheet. The pattern holds when the members not OFF of its bases touch
+        at most n covers.
+        """
+        g = self.geometry
+        n = g.size
+        sheets = []  # (family, [(base set local, {member local: cover set local})])
+        glob_to_local = self.set_local
+        members = self.members_list
+        digit = (self.cands % n).tolist()  # digit - 1 of each local candidate
+        cell = (self.cands // n).tolist()  # its cell index
+        for h in range(len(g.houses)):
+            cells = g.house_cells[h]
+            hd = [g.number_of_cells + h * n + d for d in range(n)]
+            naked = []
+            for c in cells:
+                if int(c) in glob_to_local:
+                    mp = {}
+                    for k in members[glob_to_local[int(c)]]:
+                        d = digit[k]
+                        if hd[d] in glob_to_local:
+                            mp[k] = glob_to_local[hd[d]]
+                    naked.append((glob_to_local[int(c)], mp))
+            sheets.append(("subset", naked))
+            hidden = []
+            for s in hd:
+                if s in glob_to_local:
+                    mp = {k: glob_to_local[cell[k]] for k in members[glob_to_local[s]]}
+                    hidden.append((glob_to_local[s], mp))
+            sheets.append(("subset", hidden))
+        lines = {"row": [], "col": []}
+        for h, house in enumerate(g.houses):
+            if house.kind in lines:
+                lines[house.kind].append(h)
+        for base_kind, cover_kind in (("row", "col"), ("col", "row")):
+            for d in range(n):
+                cover_of_cell = {}
+                for h in lines[cover_kind]:
+                    s = g.number_of_cells + h * n + d
+                    if s in glob_to_local:
+                        for c in g.house_cells[h]:
+                            cover_of_cell[int(c)] = glob_to_local[s]
+                fish = []
+                for h in lines[base_kind]:
+                    s = g.number_of_cells + h * n + d
+                    if s in glob_to_local:
+                        mp = {k: cover_of_cell[cell[k]] for k in members[glob_to_local[s]]}
+                        fish.append((glob_to_local[s], mp))
+                sheets.append(("fish", fish))
+        pats = []  # (family, bases, covers)
+        L = self.size
+        for family, bases in sheets:
+            usable = [b for b in bases if len(b[1]) >= 2]
+            masks = []  # covers touched by each base, as a bit mask over cover set indices
+            for _, mp in usable:
+                m = 0
+                for c in mp.values():
+                    m |= 1 << c
+                masks.append(m)
+            nu = len(usable)
+            for i in range(nu):
+                for j in range(i + 1, nu):
+                    m = masks[i] | masks[j]
+                    if 2 <= m.bit_count() <= 4:
+                        pats.append((family, (usable[i], usable[j]), bits(m)))
+            for i in range(nu):
+                for j in range(i + 1, nu):
+                    mij = masks[i] | masks[j]
+                    if mij.bit_count() > 5:
+                        continue  # a third base only adds covers
+                    for k in range(j + 1, nu):
+                        m = mij | masks[k]
+                        if 3 <= m.bit_count() <= 5:
+                            pats.append((family, (usable[i], usable[j], usable[k]), bits(m)))
+        # matrices: for pattern p, cover columns; member k of a base -> cover index
+        P = len(pats)
+        col_owner: list[int] = []
+        a_rows: list[int] = []  # (member, column) pairs of A
+        a_cols: list[int] = []
+        t_cols: list[int] = []  # (column, cover member outside every base) pairs of T
+        t_ks: list[int] = []
+        members = self.members_list
+        col = 0
+        for p, (family, combo, covers) in enumerate(pats):
+            in_base = set()
+            for _, mp in combo:
+                in_base.update(mp)
+            pos = {c: col + i for i, c in enumerate(covers)}
+            for _, mp in combo:
+                for k, cv in mp.items():
+                    a_rows.append(k)
+                    a_cols.append(pos[cv])
+            for c in covers:
+                col_owner.append(p)
+                out = [k for k in members[c] if k not in in_base]
+                t_ks += out
+                t_cols += [col] * len(out)
+                col += 1
+        K = len(col_owner)
+        A = np.zeros((L, K), dtype=np.float32)
+        A[a_rows, a_cols] = 1.0
+        owner = np.array(col_owner, dtype=np.int32)
+        # elimination targets per (pattern, cover column): cover members outside every base
+        T = np.zeros((K, L), dtype=np.float32)
+        T[t_cols, t_ks] = 1.0
+        sizes = np.array([len(combo) for _, combo, _ in pats], dtype=np.float32)
+        return {"pats": pats, "A": A, "owner": owner, "T": T, "sizes": sizes, "P": P}

@@ -1,0 +1,207 @@
+"""Batch jobs: one function per job, ``job(line, options) -> dict`` (a flat record).
+
+`linkgraph.research.batch` runs these over a puzzle file. Each function imports the
+engine modules it needs inside its body, so a batch runs with whatever parts
+of the engine exist, and each has a ``columns`` attribute (a callable of the
+options) naming its record's keys in order; the keys never depend on the
+puzzle, so every row of a CSV has the same columns.
+
+Options (a plain dict, the same for every line):
+
+- ``ladder``: ladder spec for ``solve`` (default ``"default"``);
+- ``position``: ``"basic"`` (default: the position after the basic ladder) or
+  ``"start"`` (the puzzle as given) for ``links``, ``chains``, ``nets``, ``metrics``;
+- ``families``, ``als_max_size``: passed to `linkgraph.graph.links.link_graph`;
+- ``depth``: forcing-net depth for ``nets`` (default 0).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+
+from linkgraph.errors import check_choice
+from linkgraph.grid import Grid
+from linkgraph.io import PuzzleLine
+from linkgraph.research.metrics import POSITION_COLUMNS, proof_size, solve_columns, solve_metrics
+
+__all__ = ["CHECKPOINTS", "PATH_METRICS", "chains_job", "links_job", "metrics_job", "nets_job", "oracle_job", "solve_job"]
+
+
+def _columns(cols):
+    def deco(fn):
+        fn.columns = cols
+        return fn
+
+    return deco
+
+
+def _position(line: PuzzleLine, options: dict) -> Grid:
+    """The grid a position job measures: as given, or after the basic ladder."""
+    grid = line.grid()
+    where = options.get("position", "basic")
+    check_choice("position", [where], ("basic", "start"))
+    if where == "start":
+        return grid
+    from linkgraph.solver import prepare
+
+    return prepare(grid)
+
+
+def _link_options(options: dict) -> dict:
+    out = {}
+    if options.get("families"):
+        fam = options["families"]
+        out["families"] = tuple(fam.split(",")) if isinstance(fam, str) else tuple(fam)
+    if options.get("als_max_size") is not None:
+        out["als_max_size"] = int(options["als_max_size"])
+    return out
+
+
+# ---- oracle: needs only the search oracle ------------------------------------
+
+
+@_columns(lambda options: ["solutions", "givens", "solution"])
+def oracle_job(line: PuzzleLine, options: dict) -> dict:
+    """Number of solutions (up to 2), givens, and the solution when unique."""
+    from linkgraph.oracle import solutions
+
+    grid = line.grid()
+    sols = solutions(grid, limit=2)
+    return {
+        "solutions": len(sols),
+        "givens": int(grid.givens.sum()),
+        "solution": "".join(map(str, sols[0])) if len(sols) == 1 else None,
+    }
+
+
+# ---- solve --------------------------------------------------------------------
+
+
+def _ladder_names(options: dict) -> list[str]:
+    from linkgraph.techniques import resolve_ladder
+
+    return list(dict.fromkeys(n for t in resolve_ladder(options.get("ladder") or "default") for n in t.yields))
+
+
+#: Position metrics recorded along a solve path (``path=True``), at each checkpoint.
+PATH_METRICS: tuple[str, ...] = (
+    "live_candidates", "links", "density_strong", "strong_per_candidate",
+    "strong_components", "strong_component_max", "average_clustering",
+)
+#: Checkpoints of a path: the puzzle, the position the hardest step was found in, the end.
+CHECKPOINTS: tuple[str, ...] = ("start", "hardest", "end")
+
+
+def _solve_columns(options: dict) -> list[str]:
+    cols = solve_columns(_ladder_names(options))[:-1]
+    if options.get("path"):
+        cols += [f"{c}_{m}" for c in CHECKPOINTS for m in PATH_METRICS]
+    return cols
+
+
+def _path_metrics(result, options: dict) -> dict:
+    """PATH_METRICS at the start, before the hardest step, and at the end of a solve path."""
+    from linkgraph.graph.links import link_graph
+    from linkgraph.research.metrics import position_metrics
+
+    families = _link_options(options).get("families", ("cell", "house", "group"))
+    steps = list(result.steps)
+    ratings = result.step_ratings()
+    hardest = max(range(len(steps)), key=lambda i: ratings[i], default=0)
+    grid = result.grid
+    for step in steps[:hardest]:
+        grid = grid.apply(step)
+    out = {}
+    for name, g in zip(CHECKPOINTS, (result.grid, grid, result.final), strict=True):
+        m = position_metrics(g, G=link_graph(g, families=families))
+        out.update({f"{name}_{k}": m[k] for k in PATH_METRICS})
+    return out
+
+
+@_columns(_solve_columns)
+def solve_job(line: PuzzleLine, options: dict) -> dict:
+    """Solve with a ladder: `linkgraph.research.metrics.solve_metrics` (time is the batch's ``time_s``).
+
+    With option ``path=True``, also `PATH_METRICS` at the `CHECKPOINTS` of the
+    path (link families from ``families``, default cell, house, group).
+    """
+    from linkgraph.solver import solve
+
+    result = solve(line.grid(), ladder=options.get("ladder") or "default")
+    record = solve_metrics(result, techniques=_ladder_names(options))
+    record.pop("seconds")
+    if options.get("path"):
+        record.update(_path_metrics(result, options))
+    return record
+
+
+# ---- links and metrics ---------------------------------------------------------
+
+_LINK_COLUMNS = [
+    "unsolved_cells", "live_candidates", "nodes_candidate", "nodes_group", "nodes_als",
+    *(c for c in POSITION_COLUMNS if c.startswith("links")), "literals", "implications",
+]
+
+
+@_columns(lambda options: list(_LINK_COLUMNS))
+def links_job(line: PuzzleLine, options: dict) -> dict:
+    """Link counts of the position and the size of its implication digraph."""
+    from linkgraph.graph.implication import implication_graph
+    from linkgraph.graph.links import link_graph
+    from linkgraph.research.metrics import graph_metrics, grid_counts
+
+    grid = _position(line, options)
+    G = link_graph(grid, **_link_options(options))
+    D = implication_graph(G)
+    record = {**grid_counts(grid), **graph_metrics(G)}
+    record["literals"] = D.number_of_nodes()
+    record["implications"] = D.number_of_edges()
+    return {c: record[c] for c in _LINK_COLUMNS}
+
+
+@_columns(lambda options: list(POSITION_COLUMNS))
+def metrics_job(line: PuzzleLine, options: dict) -> dict:
+    """`linkgraph.research.metrics.position_metrics` of the position."""
+    from linkgraph.research.metrics import position_metrics
+
+    return position_metrics(_position(line, options), **_link_options(options))
+
+
+# ---- chains and nets -------------------------------------------------------------
+
+_FOUND_COLUMNS = ["unsolved_cells", "steps", "placements", "eliminations",
+                  "proof_min", "proof_max", "proof_mean", "techniques"]
+
+
+def _found(grid: Grid, steps: list) -> dict:
+    sizes = [proof_size(s) for s in steps]
+    used = Counter(str(s.technique) for s in steps)
+    return {
+        "unsolved_cells": grid.number_of_unsolved,
+        "steps": len(steps),
+        "placements": len(set().union(*(s.placements for s in steps))) if steps else 0,
+        "eliminations": len(set().union(*(s.eliminations for s in steps))) if steps else 0,
+        "proof_min": min(sizes, default=0),
+        "proof_max": max(sizes, default=0),
+        "proof_mean": round(statistics.fmean(sizes), 6) if sizes else 0.0,
+        "techniques": " ".join(f"{k}={used[k]}" for k in sorted(used)),
+    }
+
+
+@_columns(lambda options: list(_FOUND_COLUMNS))
+def chains_job(line: PuzzleLine, options: dict) -> dict:
+    """Every forcing chain in the position: counts and proof sizes."""
+    from linkgraph.chains.steps import forcing_chains
+
+    grid = _position(line, options)
+    return _found(grid, list(forcing_chains(grid)))
+
+
+@_columns(lambda options: list(_FOUND_COLUMNS))
+def nets_job(line: PuzzleLine, options: dict) -> dict:
+    """Every forcing net in the position (``depth`` option): counts and proof sizes."""
+    from linkgraph.nets.search import forcing_nets
+
+    grid = _position(line, options)
+    return _found(grid, list(forcing_nets(grid, depth=int(options.get("depth", 0)))))

@@ -1,0 +1,358 @@
+"""The nets the AIC searches run on: nodes, their strong and weak links, and what each node sees.
+
+A node is a candidate or a group (the 2+ live places of a digit in one box-line
+intersection). Node ``i`` lies inside set X ``s`` when all its members are
+members of ``s``, and sees candidate ``t`` when all its members do. Two nodes
+inside one set are weakly linked unless they share a member (a candidate and
+its group, two groups); strongly when, moreover, their members are all of the
+set's live members. The nets differ in their nodes and in the sets that link
+them (`_candidate_net`: X-chains, XY-chains, AICs; `_grouped_net`: grouped
+AICs, and the base of the ALS chains in `linkgraph.techniques.als.chains`).
+
+Everything is computed on rows of packed bits, one bit per node, from tables
+kept per geometry (`_tables`): each candidate's sets and the candidates it sees,
+each intersection's places, and the sets holding each pattern of its places.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from linkgraph.bitops import nonzero2
+from linkgraph.grid import Grid
+from linkgraph.model import Group
+
+__all__: list[str] = []
+
+
+@dataclass
+class _Net:
+    """The nodes (as member candidate indices) and their link matrices."""
+
+    geometry: object
+    members: list[list[int]]  # candidate indices per node
+    strong: np.ndarray  # (N, N) bool
+    weak: np.ndarray  # (N, N) bool, includes strong
+    sees_all: np.ndarray  # (N, C) bool: candidate sees every member of the node (and is none)
+    table: np.ndarray | None = None  # (N, width) member candidate indices, -1 pads (grouped net)
+
+    @cached_property
+    def preds(self) -> dict[bool, tuple[np.ndarray, np.ndarray]]:
+        """Per link kind (True: strong): (targets v, sources u) of every link u -> v, by v then u."""
+        return {True: nonzero2(self.strong), False: nonzero2(self.weak)}
+
+    @cached_property
+    def sees_packed(self) -> np.ndarray:
+        """`sees_all` packed, one row of uint64 words per node."""
+        return _pack(self.sees_all)
+
+    @cached_property
+    def sight(self) -> tuple[np.ndarray, np.ndarray]:
+        """(node, candidate) of every True of `sees_all`, by node then candidate."""
+        return nonzero2(self.sees_all)
+
+    @cached_property
+    def hits(self) -> np.ndarray:
+        """(N, words) packed, one bit per node: bit a of row b is set when a != b and some
+        candidate sees both nodes (a chain a ... b eliminates it), or a == b is one candidate
+        (a chain from it back to it places it)."""
+        N, C = self.sees_all.shape
+        words = max(1, (N + 63) // 64)
+        node, cand = self.sight
+        out = np.zeros((N, words), dtype=np.uint64)
+        if len(node):
+            # per candidate, the nodes seeing it; a node's row ORs those of its sight
+            seers = np.zeros((C, words * 64), dtype=bool)
+            seers.ravel()[cand * (words * 64) + node] = True
+            seers = np.packbits(seers, axis=1, bitorder="little").view(np.uint64)
+            first = np.flatnonzero(np.concatenate(([True], node[1:] != node[:-1])))
+            out[node.take(first)] = np.bitwise_or.reduceat(seers.take(cand, axis=0), first, axis=0)
+        # a node and itself: a pair only when it is one candidate (the candidates come first)
+        own, other = _own(N)
+        out &= other
+        single = N if self.table is None or self.table.shape[1] < 2 else int(np.count_nonzero(self.table[:, 1] < 0))
+        out[:single] |= own[:single]
+        return out
+
+    def node(self, i: int):
+        """The Candidate or Group of node `i` (built when a chain is read back)."""
+        g = self.geometry
+        mem = self.members[i]
+        if len(mem) == 1:
+            return g.candidate(mem[0])
+        n = g.size
+        return Group(tuple(g.cell(k // n) for k in mem), mem[0] % n + 1)
+
+
+@lru_cache(maxsize=64)
+def _own(N: int) -> tuple[np.ndarray, np.ndarray]:
+    """(N, words) uint64 with bit i (word i >> 6) of row i set, and its complement; read-only."""
+    own = np.zeros((N, max(1, (N + 63) // 64)), dtype=np.uint64)
+    i = np.arange(N)
+    own[i, i >> 6] = np.left_shift(np.uint64(1), (i & 63).astype(np.uint64))
+    other = ~own
+    own.setflags(write=False)
+    other.setflags(write=False)
+    return own, other
+
+
+def _pack(rows: np.ndarray) -> np.ndarray:
+    """(R, K) bool -> (R, words) uint64, bit k of a row in word k >> 6."""
+    R, K = rows.shape
+    pad = np.zeros((R, max(1, (K + 63) // 64) * 64), dtype=bool)
+    pad[:, :K] = rows
+    return np.packbits(pad, axis=1, bitorder="little").view(np.uint64)
+
+
+def _unpack(words: np.ndarray, count: int) -> np.ndarray:
+    """(R, words) uint64 -> (R, count) bool (the first `count` bits of each row)."""
+    return np.unpackbits(words.view(np.uint8), axis=1, bitorder="little", count=count).view(bool)
+
+
+@lru_cache(maxsize=8)
+def _intersections(g) -> np.ndarray:
+    """(intersections, width) cells of each box-line intersection with 2+ cells, boxes first, then
+    lines, in house order; -1 pads the narrower ones."""
+    boxes = [h for h, house in enumerate(g.houses) if house.kind == "box"]
+    lines = [h for h, house in enumerate(g.houses) if house.kind in ("row", "col")]
+    out = []
+    for b in boxes:
+        box_cells = set(int(c) for c in g.house_cells[b])
+        for h in lines:
+            cells = sorted(box_cells.intersection(int(c) for c in g.house_cells[h]))
+            if len(cells) >= 2:
+                out.append(cells)
+    width = max((len(c) for c in out), default=2)
+    table = np.full((len(out), width), -1, dtype=np.intp)
+    for i, cells in enumerate(out):
+        table[i, : len(cells)] = cells
+    return table
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Per geometry (C candidates, S sets X; pads are C and S)."""
+
+    sets: np.ndarray  # (C, k): the sets holding each candidate, ascending (its cell's set first)
+    seen: np.ndarray  # (C, D): the candidates each candidate sees, ascending
+    seen_digit: np.ndarray  # (C, D'): the candidates of its digit each candidate sees, ascending
+    peers: np.ndarray  # (cells, cells + 1) bool: the geometry's `peers`, and a False padding column
+    places: np.ndarray  # (w, I * n): per intersection, then digit, the digit's candidates in cell order
+    group_sets: np.ndarray  # (I * n * 2**w, kg): the sets holding the places of each pattern (bit j: place j)
+
+
+@lru_cache(maxsize=8)
+def _tables(g) -> _Tables:
+    n, C, S = g.size, g.number_of_candidates, g.number_of_sets
+    inter = _intersections(g)
+    I, w = inter.shape
+    places = np.where(inter[:, None, :] >= 0, inter[:, None, :] * n + np.arange(n)[None, :, None], C)
+    places = np.ascontiguousarray(places.reshape(-1, w).T)
+    group_sets = []
+    for i in range(I):
+        for d in range(n):
+            for p in range(2**w):
+                cells = [int(inter[i, j]) for j in range(w) if p >> j & 1 and inter[i, j] >= 0]
+                houses = set(g.cell_houses[cells[0]]).intersection(*(g.cell_houses[c] for c in cells[1:])) if cells else ()
+                group_sets.append(sorted(g.number_of_cells + h * n + d for h in houses))
+    same = np.arange(C)[:, None] % n == np.arange(C)[None, :] % n
+    peers = np.zeros((g.number_of_cells, g.number_of_cells + 1), dtype=bool)
+    peers[:, :-1] = g.peers
+    out = _Tables(_padded([np.flatnonzero(r) for r in g.incidence], S), _padded([np.flatnonzero(r) for r in g.sees], C),
+                  _padded([np.flatnonzero(r) for r in g.sees & same], C), peers, places, _padded(group_sets, S))
+    for a in (out.sets, out.seen, out.seen_digit, out.peers, out.places, out.group_sets):
+        a.setflags(write=False)
+    return out
+
+
+def _padded(rows: list, pad: int) -> np.ndarray:
+    width = max(1, max((len(r) for r in rows), default=1))
+    out = np.full((len(rows), width), pad, dtype=np.intp)
+    for i, r in enumerate(rows):
+        out[i, : len(r)] = r
+    return out
+
+
+def _node_links(g, sets: np.ndarray, size: np.ndarray, live_per_set: np.ndarray, w: int) -> tuple:
+    """(weak, strong) packed rows: per node, the nodes inside one of its `sets` ((N, k), S pads),
+    and those whose size is the set's live count (at most n) less the node's own `size` (at
+    most w). Nodes are not told apart from themselves or from nodes sharing members."""
+    n, S = g.size, g.number_of_sets
+    N, k = sets.shape
+    words = max(1, (N + 63) // 64)
+    ns = sets.ravel()
+    na = np.arange(N * k) // k
+    held = np.zeros((S + 1, words * 64), dtype=bool)
+    held[ns, na] = True
+    held[S] = False
+    held = np.packbits(held, axis=1, bitorder="little").view(np.uint64).take(ns, axis=0)
+    first = np.arange(0, N * k, k)
+    weak = np.bitwise_or.reduceat(held, first, axis=0)
+    # the set's live count less this node's size, offset by w (from -w up)
+    by_size = np.zeros((n + w + 1, words * 64), dtype=bool)
+    by_size[size + w, np.arange(N)] = True
+    by_size = np.packbits(by_size, axis=1, bitorder="little").view(np.uint64)
+    held &= by_size.take(live_per_set.take(ns) - size.take(na) + w, axis=0)
+    return weak, np.bitwise_or.reduceat(held, first, axis=0)
+
+
+def _sight(tb: _Tables, live: np.ndarray, idx: np.ndarray, members: np.ndarray | None = None) -> tuple:
+    """(node, candidate) pairs, by node then candidate: the live candidates each node sees; the
+    nodes are the candidates `idx`, then the groups of `members` ((w, groups): each group's
+    members, a narrower group repeating its first)."""
+    C = len(live)
+    base = tb.seen.take(idx, axis=0)  # (nc, D), C pads
+    flat = np.flatnonzero(np.append(live, False).take(base))
+    node, cand = flat // base.shape[1], base.ravel().take(flat)
+    if members is not None and members.shape[1]:
+        # a group's members are one digit's, in different cells: what sees them all is that digit
+        # in a cell that is a peer of each member's
+        n = C // tb.peers.shape[0]
+        base = tb.seen_digit.take(members[0], axis=0)  # (groups, D'), C pads
+        ok = np.append(live, False).take(base)
+        cells = base // n  # (the pads: the padding column of `peers`)
+        for row in members[1:]:
+            ok &= tb.peers.take((row // n)[:, None] * tb.peers.shape[1] + cells)
+        flat = np.flatnonzero(ok)
+        node = np.concatenate((node, len(idx) + flat // base.shape[1]))
+        cand = np.concatenate((cand, base.ravel().take(flat)))
+    return node, cand
+
+
+def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_major: bool = False,
+                   strong_only: bool = False) -> _Net:
+    """The candidate net of `mode` ("x", "xy" or "aic"); for "x" without `digit`, every digit's
+    net side by side (no link joins two digits), ordered digit by digit when `digit_major`.
+
+    X-chains link through houses only; XY-chains strongly through cells (their nodes are the
+    candidates of bivalue cells) and weakly through houses; AICs through every set X. With
+    `strong_only`, only the candidates with a strong link are nodes: the others are on no chain
+    (a chain leaves its start, and every node it reaches OFF, by a strong link, and reaches every
+    other node by one), and the nodes kept keep their order."""
+    g = grid.geometry
+    n, C, S = g.size, g.number_of_candidates, g.number_of_sets
+    tb = _tables(g)
+    live = grid.live
+    idx = every = np.flatnonzero(live)
+    live_per_set = np.bincount(tb.sets.take(every, axis=0).ravel(), minlength=S + 1)
+    live_per_set[S] = 0
+    if digit is not None:
+        idx = idx[idx % n == digit]
+    if mode == "xy":
+        idx = idx[grid.counts[idx // n] == 2]  # (each has its strong link)
+    elif strong_only:
+        sets = tb.sets.take(idx, axis=0)
+        idx = idx[(live_per_set.take(sets[:, 1:] if mode == "x" else sets) == 2).any(axis=1)]
+    if digit_major:
+        idx = idx[np.argsort(idx % n, kind="stable")]
+    N = len(idx)
+    members = [[k] for k in idx.tolist()]
+    sets = tb.sets.take(idx, axis=0)
+    size = np.ones(N, dtype=np.intp)
+    house = np.ascontiguousarray(sets[:, 1:])  # the cell's set comes first
+    if mode == "x":
+        weak, strong = _node_links(g, house, size, live_per_set, 1)
+    elif mode == "xy":
+        weak, _ = _node_links(g, house, size, live_per_set, 1)
+        if digit is not None:
+            _, strong = _node_links(g, np.ascontiguousarray(sets[:, :1]), size, live_per_set, 1)
+            weak |= strong
+    else:
+        weak, strong = _node_links(g, sets, size, live_per_set, 1)
+    if mode == "xy" and digit is None:
+        # the two candidates of each bivalue cell, one after the other: the strong links
+        weak = _unpack(weak, N)
+        strong = np.zeros((N, N), dtype=bool)
+        pair = np.arange(0, N - 1, 2)
+        strong[pair, pair + 1] = strong[pair + 1, pair] = True
+        weak |= strong
+    else:
+        strong, weak = _unpack(strong, N), _unpack(weak, N)
+        np.fill_diagonal(strong, False)
+    np.fill_diagonal(weak, False)
+    node, cand = _sight(tb, live, idx)
+    sees_all = np.zeros((N, C), dtype=bool)
+    sees_all[node, cand] = True
+    net = _Net(g, members, strong, weak, sees_all)
+    net.sight = node, cand  # the cached property, filled in
+    return net
+
+
+def _grouped_net(grid: Grid) -> _Net:
+    """Candidates, then group nodes (2+ places of a digit in one box-line intersection) by
+    intersection and digit, each group's members in cell order."""
+    g = grid.geometry
+    C, S = g.number_of_candidates, g.number_of_sets
+    tb = _tables(g)
+    live = grid.live
+    idx = np.flatnonzero(live)
+    nc = len(idx)
+    w = tb.places.shape[0]
+    # group nodes: the live places of a digit in an intersection, 2+ of them
+    on = np.append(live, False).take(tb.places)  # (w, I * n)
+    size = on.sum(axis=0)
+    grp = np.flatnonzero(size >= 2)
+    on = on.take(grp, axis=1)
+    mem = np.where(on, tb.places.take(grp, axis=1), C)
+    mem.sort(axis=0)  # (w, groups): live places first, in cell order
+    pattern = (on * (1 << np.arange(w))[:, None]).sum(axis=0)
+    size = np.concatenate((np.ones(nc, dtype=np.intp), size.take(grp)))
+    N = len(size)
+    members = [[k] for k in idx.tolist()]
+    members += [row[:k] for row, k in zip(mem.T.tolist(), size[nc:].tolist())]
+    table = np.full((N, w), -1, dtype=np.intp)
+    table[:nc, 0] = idx
+    table[nc:] = np.where(mem < C, mem, -1).T
+    # links through the sets holding each node: a candidate's from the table, a group's by its pattern
+    cand_sets = tb.sets.take(idx, axis=0)
+    group_sets = tb.group_sets.take(grp * 2**w + pattern, axis=0)
+    k = max(cand_sets.shape[1], group_sets.shape[1])
+    sets = np.full((N, k), S, dtype=np.intp)
+    sets[:nc, : cand_sets.shape[1]] = cand_sets
+    sets[nc:, : group_sets.shape[1]] = group_sets
+    live_per_set = np.bincount(cand_sets.ravel(), minlength=S + 1)
+    live_per_set[S] = 0
+    weak, strong = _node_links(g, sets, size, live_per_set, w)
+    # nodes sharing a member with each node (itself included) are not linked
+    words = weak.shape[1]
+    local = np.full(C + 1, nc, dtype=np.intp)
+    local[idx] = np.arange(nc)
+    gl = local.take(mem)  # (w, groups): each member's candidate node; pads: nc
+    share = np.zeros((nc + 1, words * 64), dtype=bool)
+    share[np.arange(nc), np.arange(nc)] = True
+    share[gl, np.arange(nc, N)] = True
+    share[nc] = False
+    share = np.packbits(share, axis=1, bitorder="little").view(np.uint64)
+    gshare = share.take(gl[0], axis=0)
+    for row in gl[1:]:
+        gshare |= share.take(row, axis=0)
+    apart = ~np.concatenate((share[:nc], gshare))
+    weak &= apart
+    strong &= apart
+    node, cand = _sight(tb, live, idx, np.where(mem < C, mem, mem[:1]))
+    sees_all = np.zeros((N, C), dtype=bool)
+    sees_all[node, cand] = True
+    net = _Net(g, members, _unpack(strong, N), _unpack(weak, N), sees_all, table)
+    net.sight = node, cand  # the cached property, filled in
+    return net
+
+
+def _strong_part(net: _Net) -> _Net:
+    """The net of the nodes of `net` with a strong link, in their order (the other nodes are on
+    no chain: see `_candidate_net`)."""
+    N = len(net.members)
+    keep = np.flatnonzero(net.strong @ np.ones(N, dtype=bool))
+    sub = _Net(net.geometry, [net.members[i] for i in keep.tolist()],
+               net.strong.take(keep, axis=0).take(keep, axis=1), net.weak.take(keep, axis=0).take(keep, axis=1),
+               net.sees_all.take(keep, axis=0), None if net.table is None else net.table.take(keep, axis=0))
+    number = np.full(N, -1, dtype=np.intp)
+    number[keep] = np.arange(len(keep))
+    node, cand = net.sight
+    node = number.take(node)
+    kept = node >= 0
+    sub.sight = node[kept], cand[kept]  # the cached property, filled in
+    return sub
+

@@ -1,0 +1,301 @@
+"""The ALS table of a grid: its almost-locked sets and every relation between two of them.
+
+The ALS rungs (`linkgraph.techniques.als.xz`: ALS-XZ, ALS-XY-wing, death
+blossom; `linkgraph.techniques.als.chains`: ALS chains) read their sets and
+links off one `AlsTable` per grid, built by `als_table`.
+
+ALSs have 1 to `DEFAULT_ALS_MAX_SIZE` (4) cells, the link graph's default
+(see `linkgraph.graph.als` for why); pass ``max_size`` for larger sets. They are
+found in numpy, for all houses at once, over every set of k cells of a house
+(listed once per geometry; a cell with more than ``max_size + 1`` candidates
+never belongs to one), smallest first, then by cells. `AlsTable` then
+computes, once per grid, every relation between two ALSs with bitwise
+operations on masks packed in 64-bit words (no BLAS call, which is slow under
+thread contention). Per digit and set, its places and the cells seeing all of
+them are cell masks, each an OR (AND) over the set's cells of that cell's own
+(peer) mask. Turned over, per digit and cell, the sets whose places that cell
+sees all of are a mask over sets: the restricted commons of set i are the
+AND of those masks over i's places, and the digits z with a live z seeing
+every z of i and of j the OR over the live z that see i. Python bit masks of
+a set are made on first use. The last table is kept, so the finders run on
+one grid (as the solver does) build it once.
+
+Examples
+--------
+>>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+>>> table = lg.techniques.als.table.als_table(grid)
+>>> table is lg.techniques.als.table.als_table(grid)  # the last table is kept
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+import numpy as np
+
+from linkgraph.graph.als import DEFAULT_ALS_MAX_SIZE, cell_bits
+from linkgraph.bitops import bitcount, nonzero2, popcount_table
+from linkgraph.errors import OptionError
+from linkgraph.geometry import Geometry
+from linkgraph.grid import Grid
+from linkgraph.model import Als
+from linkgraph.bitops import bits
+
+__all__ = ["ALS_MAX_SIZE", "AlsSet", "AlsTable", "als_table"]
+
+#: Largest ALS (in cells) these techniques use by default.
+ALS_MAX_SIZE = DEFAULT_ALS_MAX_SIZE
+
+_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@lru_cache(maxsize=8)
+def _combos(size: int, max_size: int) -> tuple[np.ndarray, ...]:
+    """Per k in 1..max_size: every increasing k-tuple of positions 0..size-1, one row each."""
+    return tuple(np.array(list(combinations(range(size), k)), dtype=np.intp).reshape(-1, k)
+                 for k in range(1, min(max_size, size) + 1))
+
+
+@lru_cache(maxsize=8)
+def _peer_rows(geometry: Geometry) -> np.ndarray:
+    """Peers as bool rows, plus one all-True row for padding (index number_of_cells)."""
+    rows = np.ones((geometry.number_of_cells + 1, geometry.number_of_cells), dtype=bool)
+    rows[:-1] = geometry.peers
+    rows.setflags(write=False)
+    return rows
+
+
+def _pack(x: np.ndarray) -> np.ndarray:
+    """Bool array (..., width) as little-endian uint64 words (..., words)."""
+    b = np.packbits(x, axis=-1, bitorder="little")
+    nbytes = b.shape[-1]
+    nwords = (nbytes + 7) // 8
+    out = np.zeros(b.shape[:-1] + (nwords * 8,), dtype=np.uint8)
+    out[..., :nbytes] = b
+    return out.view("<u8")
+
+
+def _int(row: np.ndarray) -> int:
+    return int.from_bytes(row.tobytes(), "little")
+
+
+@lru_cache(maxsize=8)
+def _cell_words(geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell, packed, as (words, cells + 1): its peers and itself; column number_of_cells pads
+    (every cell; none)."""
+    ncells = geometry.number_of_cells
+    own = np.zeros((ncells + 1, ncells), dtype=bool)
+    own[np.arange(ncells), np.arange(ncells)] = True
+    peers, own = np.ascontiguousarray(_pack(_peer_rows(geometry)).T), np.ascontiguousarray(_pack(own).T)
+    peers.setflags(write=False)
+    own.setflags(write=False)
+    return peers, own
+
+
+@lru_cache(maxsize=8)
+def _house_sets(geometry: Geometry, max_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every set of 1 to max_size cells of one house, once, by size then cells (number_of_cells
+    pads); the same transposed, (max_size, sets); and the digit count an ALS of its cells has
+    (its size + 1)."""
+    ncells = geometry.number_of_cells
+    found = []
+    for k, combos in enumerate(_combos(geometry.size, max_size), 1):
+        cells = np.unique(np.sort(geometry.house_cells[:, combos].reshape(-1, k), axis=1), axis=0)
+        pad = np.full((len(cells), max_size), ncells, dtype=np.intp)
+        pad[:, :k] = cells
+        found.append(pad)
+    rows = np.concatenate(found)
+    need = (rows < ncells).sum(axis=1) + 1
+    columns = np.ascontiguousarray(rows.T)
+    for a in (rows, columns, need):
+        a.setflags(write=False)
+    return rows, columns, need
+
+
+def _find_sets(grid: Grid, max_size: int) -> np.ndarray:
+    """The cells of every ALS of `grid` (rows padded with number_of_cells), smallest first, then by cells."""
+    geo = grid.geometry
+    n, ncells = geo.size, geo.number_of_cells
+    rows, columns, need = _house_sets(geo, max_size)
+    masks = np.zeros(ncells + 1, dtype=np.int64)  # the padding holds no digit
+    masks[:ncells] = grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
+    # a solved cell counts n + 2 digits, more than any set needs (a cell with more than
+    # max_size + 1 digits is too many already)
+    masks[:ncells][grid.cands.sum(axis=1) < 2] = (1 << (n + 2)) - 1
+    union = np.bitwise_or.reduce(masks.take(columns), axis=0)
+    count = popcount_table(n + 2).take(union) if n <= 14 else bitcount(union).astype(np.int64)
+    return rows[count == need]
+
+
+def _gather(rows: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``rows[:, index]`` of a 2-d array, C-contiguous (numpy leaves that fancy index strided)."""
+    width = rows.shape[1]
+    return rows.reshape(-1)[np.arange(len(rows)).reshape((-1,) + (1,) * index.ndim) * width + index]
+
+
+def _set_words(x: np.ndarray, N: int) -> np.ndarray:
+    """Bool array (..., N) over sets as little-endian uint64 words (..., (N + 63) // 64)."""
+    b = np.packbits(x, axis=-1, bitorder="little")
+    out = np.zeros(b.shape[:-1] + ((N + 63) // 64 * 8,), dtype=np.uint8)
+    out[..., :b.shape[-1]] = b
+    return out.view("<u8")
+
+
+def _digit_matrix(words: np.ndarray, N: int) -> np.ndarray:
+    """Words (..., digits, N, words over sets) as int64 (..., N, N): bit d of [i, j] is bit j of words[d, i]."""
+    n = words.shape[-3]
+    dt = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
+    b = np.unpackbits(words.view(np.uint8), axis=-1, bitorder="little", count=N).astype(dt)
+    b <<= np.arange(n, dtype=dt)[:, None, None]
+    return np.bitwise_or.reduce(b, axis=-3).astype(np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class AlsSet:
+    """One ALS as bit masks: its cells, its digits, and per digit (index) its places
+    and the cells that see all of them (both 0 for a digit it lacks)."""
+
+    cells: tuple[int, ...]
+    cellmask: int
+    digits: int  # bit d for digit index d
+    places: tuple[int, ...]
+    seeall: tuple[int, ...]
+
+
+class AlsTable:
+    """The ALSs of a grid (smallest first, then by cells) and their pairwise relations.
+
+    Numpy matrices indexed by set number: ``restricted[i, j]`` is the bit mask
+    of the restricted common digits (0 when the sets share a cell);
+    ``zsee[i, j]`` the digits z in both sets with a live z outside them that
+    sees every z of both; ``overlap[i, j]`` whether they share a cell. Per
+    digit d (axis 0), ``places`` and ``seeall`` are packed cell masks.
+    ``sight`` is three index arrays (digit d, set i, cell c), sorted: the
+    live candidates c#d outside set i that see every d of it.
+    """
+
+    __slots__ = ("_sets", "cells", "digit_cells", "grid", "has", "overlap", "places", "restricted", "seeall",
+                 "selfsee", "sight", "zsee")
+
+    def __init__(self, grid: Grid, max_size: int):
+        self.grid = grid
+        geo = grid.geometry
+        n, ncells = geo.size, geo.number_of_cells
+        cands = grid.cands
+        self.digit_cells = tuple(cell_bits(cands))
+        self.cells = cellrows = _find_sets(grid, max_size)
+        N, K = cellrows.shape
+        wj = (N + 63) // 64  # words over sets
+        # word-major layouts inside, (..., words, sets), so that no operand broadcasts along the last axis
+        slots = np.ascontiguousarray(cellrows.T)  # (K, N): the k-th cell of each set
+        ext = np.zeros((n, ncells + 1), dtype=bool)
+        ext[:, :ncells] = cands.T
+        hold = _gather(ext, slots)  # (n, K, N): the set's k-th cell holds d
+        has = hold.any(axis=1)  # (n, N)
+        self.has = has.T
+        hasw = np.where(has, _ONES, np.uint64(0))[:, None]  # (n, 1, N): all ones where the set holds d
+        skip = (hold.astype(np.uint64) - np.uint64(1))[:, None]  # (n, 1, K, N): all ones where the cell lacks d
+        # packed over cells: per digit and set, its places and the cells seeing all of them
+        peerw, ownw = _cell_words(geo)  # (words, cells + 1)
+        digw = _pack(cands.T)  # (n, words)
+        places = np.bitwise_or.reduce(_gather(ownw, slots), axis=1)[None] & digw[:, :, None]  # (n, words, N)
+        seeall = np.bitwise_and.reduce(_gather(peerw, slots)[None] | skip, axis=2) & hasw
+        self.places = np.ascontiguousarray(places.transpose(0, 2, 1))  # (n, N, words)
+        self.seeall = seeall = np.ascontiguousarray(seeall.transpose(0, 2, 1))
+        # the live candidates seeing every place of a digit: from the few nonzero words
+        live = (seeall & digw[:, None]).reshape(-1)
+        nonzero = np.flatnonzero(live)
+        bits = np.unpackbits(live[nonzero].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+        w, bit = nonzero2(bits.view(bool))  # (flatnonzero is slow on uint8)
+        word = nonzero[w]
+        W = seeall.shape[-1]
+        self.sight = d, i, x = word // (N * W), word // W % N, word % W * 64 + bit
+        first = np.flatnonzero(np.concatenate(([True], (d[1:] != d[:-1]) | (i[1:] != i[:-1])))) if len(d) else d
+        self.selfsee = np.zeros(N, dtype=np.int64)
+        np.add.at(self.selfsee, i[first], 1 << d[first])
+        # packed over sets: per digit and cell, the sets whose seeall holds it; per cell, the sets holding it
+        sees = np.unpackbits(seeall.view(np.uint8), axis=-1, bitorder="little", count=ncells).view(bool)
+        seen_by = np.zeros((n, ncells + 1, wj), dtype=np.uint64)  # row ncells pads: none
+        seen_by[:, :ncells] = _set_words(np.ascontiguousarray(sees.transpose(0, 2, 1)), N)
+        inc = np.zeros((ncells + 1, N), dtype=bool)
+        inc[slots, np.arange(N)] = True
+        inc[ncells] = False
+        overlap = np.bitwise_or.reduce(_gather(np.ascontiguousarray(_set_words(inc, N).T), slots), axis=1)  # (wj, N)
+        self.overlap = np.unpackbits(np.ascontiguousarray(overlap.T).view(np.uint8), axis=-1, bitorder="little",
+                                     count=N).view(bool)
+        # restricted: sets j whose seeall holds every place of i (AND over i's cells holding d), apart from i
+        rows = _gather(np.ascontiguousarray(seen_by.transpose(0, 2, 1)).reshape(n * wj, ncells + 1), slots)
+        restricted = np.bitwise_and.reduce(rows.reshape(n, wj, K, N) | skip, axis=2) & hasw & ~overlap[None]
+        restricted = np.ascontiguousarray(restricted.transpose(0, 2, 1))  # (n, N, wj)
+        # zsee: sets j seeing a live d that sees every d of i: OR over those cells of the sets seeing them
+        zsee = np.zeros_like(restricted)
+        if len(d):
+            zsee[d[first], i[first]] = np.bitwise_or.reduceat(seen_by[d, x], first, axis=0)
+        self.restricted, self.zsee = _digit_matrix(np.stack([restricted, zsee]), N)
+        # a set with a digit no other set holds is not paired with itself on it
+        lone = (self.has.sum(axis=0) < 2).astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
+        self.zsee[np.arange(N), np.arange(N)] &= ~lone
+        self._sets: dict[int, AlsSet] = {}
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def set(self, i: int) -> AlsSet:
+        """Set `i` as Python bit masks (made on first use)."""
+        got = self._sets.get(i)
+        if got is None:
+            ncells = self.grid.geometry.number_of_cells
+            cells = tuple(int(c) for c in self.cells[i] if c < ncells)
+            digits = 0
+            for d in np.flatnonzero(self.has[i]):
+                digits |= 1 << int(d)
+            places = tuple(_int(row) for row in self.places[:, i])
+            seeall = tuple(_int(row) for row in self.seeall[:, i])
+            cellmask = 0
+            for c in cells:
+                cellmask |= 1 << c
+            got = self._sets[i] = AlsSet(cells, cellmask, digits, places, seeall)
+        return got
+
+    def als(self, i: int) -> Als:
+        """The `Als` value of set `i`."""
+        g = self.grid.geometry
+        s = self.set(i)
+        return Als(tuple(g.cell(c) for c in s.cells), tuple(d + 1 for d in bits(s.digits)))
+
+
+def als_table(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> AlsTable:
+    """Enumerate the ALSs of `grid` and their pairwise relations.
+
+    Parameters
+    ----------
+    grid : Grid
+        The candidate state.
+    max_size : int, optional
+        Largest ALS in cells (default 4).
+
+    Examples
+    --------
+    >>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> table = lg.techniques.als.xz.als_table(grid)
+    >>> str(table.als(0))  # smallest first, then by cells: the bivalue r2c6
+    'r2c6{28}'
+    >>> table.restricted.shape == (len(table), len(table))
+    True
+    """
+    if isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 1:
+        raise OptionError(f"max_size: expected a whole number of cells >= 1, found {max_size!r}")
+    # the three finders run one after another on the same grid: keep the last table
+    # (the grid is immutable, and the cache holds it, so its identity is not reused)
+    last = _LAST[0]
+    if last is not None and last[0] is grid and last[1] == max_size:
+        return last[2]
+    table = AlsTable(grid, max_size)
+    _LAST[0] = (grid, max_size, table)
+    return table
+
+
+_LAST: list[tuple[Grid, int, AlsTable] | None] = [None]

@@ -1,0 +1,97 @@
+"""Branch reasons read many branches at once, against the one-branch code they replaced.
+
+`linkgraph.nets.reasons._weak_parents` and `_strong_sets` find the reason
+arrays of many branches in one pass (the failed branches of a nested search
+are explained together); `BranchProof.contradiction_options` reads only the
+sets of the failing round's literals. The oracles below are the former
+versions, written plainly over numpy rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import linkgraph as lg
+from linkgraph.nets.proof import _MAX_OPTIONS, BranchProof
+from linkgraph.nets.reasons import _strong_sets, _weak_parents
+from linkgraph.nets.propagate import Structure, propagate_singles
+from linkgraph.solver import prepare
+
+
+def weak_parent(st, ron, roff) -> list[int]:
+    ks = np.flatnonzero(ron >= 0)
+    order = ks[np.argsort(ron[ks], kind="stable")]  # by round, then index
+    out = np.full(len(roff), -1, dtype=np.int64)
+    koff = np.flatnonzero(roff > 0)
+    if len(order) and len(koff):
+        A = st.sees.take(koff, axis=0).take(order, axis=1)
+        A &= ron[order][None, :] < roff[koff][:, None]
+        first = A.argmax(axis=1)
+        has = A[np.arange(len(koff)), first]
+        out[koff[has]] = order[first[has]]
+    return out.tolist()
+
+
+def strong_set(st, ron, roff) -> list[int]:
+    L = st.size
+    out = [-1] * L
+    for k in np.flatnonzero(ron > 0).tolist():
+        best = None
+        for j in st.cand_sets_list[k]:
+            others = [m for m in st.members_list[j] if m != k]
+            if all(0 <= roff[m] < ron[k] for m in others):
+                score = (len(others), max((int(roff[m]) for m in others), default=-1), j)
+                best = score if best is None or score < best else best
+        if best is not None:
+            out[k] = best[2]
+    return out
+
+
+def options(st, ron, roff, c) -> list:
+    if c < 0:
+        return []
+    on = (ron >= 0) & (ron <= c)
+    off = (roff >= 0) & (roff <= c)
+    opts = []
+    for k in np.flatnonzero(on & off):
+        opts.append((max(ron[k], roff[k]), "both", -1, [(int(k), True), (int(k), False)]))
+    for j, mem in enumerate(st.members):
+        if off[mem].all():
+            opts.append((int(roff[mem].max()), "empty", j, [(int(m), False) for m in mem]))
+    for j, mem in enumerate(st.members):
+        if on[mem].sum() >= 2:
+            ons = sorted((int(m) for m in mem if on[m]), key=lambda m: (int(ron[m]), m))[:2]
+            opts.append((max(int(ron[m]) for m in ons), "two-on", j, [(m, True) for m in ons]))
+    opts.sort(key=lambda o: (o[0], len(o[3]), o[1], o[2]))
+    return [(kind, j, keys) for _, kind, j, keys in opts[:_MAX_OPTIONS]]
+
+
+def _branches(grid, depth, level):
+    st = Structure(grid, depth=depth)
+    ks = np.tile(np.arange(st.size), 2)
+    ons = np.repeat([True, False], st.size)
+    prop = propagate_singles(st, ks, ons, depth=depth, level=level)
+    rows = [prop.rounds(b) for b in range(len(ks))]
+    return st, np.array([r[0] for r in rows]), np.array([r[1] for r in rows]), prop.failed.tolist()
+
+
+@pytest.mark.parametrize("puzzle, depth, level", [
+    (lg.samples.GNPX_FORCECHAIN, 0, 0),
+    (lg.samples.GNPX_FORCECHAIN, 2, 0),
+    (lg.samples.EASTER_MONSTER, 1, 1),
+    (lg.samples.GOLDEN_NUGGET, 0, 1),
+])
+def test_batched_reasons_match_one_branch_code(puzzle, depth, level):
+    st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), depth, level)
+    assert any(f >= 0 for f in failed) and any(f < 0 for f in failed)
+    weak, strong = _weak_parents(st, ron, roff).tolist(), _strong_sets(st, ron, roff).tolist()
+    for b in range(len(failed)):
+        assert weak[b] == weak_parent(st, ron[b], roff[b])
+        assert strong[b] == strong_set(st, ron[b], roff[b])
+        bp = BranchProof(st, ron[b], roff[b], failed[b], depth=depth, level=level)
+        assert bp.contradiction_options() == options(st, ron[b], roff[b], failed[b])
+    # the same, one branch at a time (as BranchProof asks for its own arrays)
+    for b in range(0, len(failed), 7):
+        assert _weak_parents(st, ron[b : b + 1], roff[b : b + 1]).tolist() == [weak[b]]
+        assert _strong_sets(st, ron[b : b + 1], roff[b : b + 1]).tolist() == [strong[b]]
