@@ -24,9 +24,10 @@ from linkgraph.errors import LinkgraphError, PuzzleFormatError
 from linkgraph.geometry import SYMBOLS
 from linkgraph.grid import Grid
 
-__all__ = ["PuzzleLine", "corpus_path", "parse_line", "read_puzzles", "read_solutions"]
+__all__ = ["PUZZLE_LENGTHS", "PuzzleLine", "corpus_path", "parse_line", "read_puzzles", "read_solutions"]
 
-_SIZES = (16, 36, 64, 81, 144, 256, 625)
+#: The lengths of a puzzle string: the cell counts of the sizes the geometry knows.
+PUZZLE_LENGTHS = (16, 36, 64, 81, 144, 256, 625)
 _PACKAGED = Path(__file__).parent / "data" / "puzzles"
 
 
@@ -64,7 +65,7 @@ def parse_line(text: str, number: int) -> PuzzleLine:
         return PuzzleLine(number, text, error="empty line")
     if len(fields) == 1:
         return PuzzleLine(number, fields[0])
-    puzzle_like = [i for i, f in enumerate(fields) if len(f) in _SIZES]
+    puzzle_like = [i for i, f in enumerate(fields) if len(f) in PUZZLE_LENGTHS]
     if not puzzle_like:
         return PuzzleLine(number, text, error=f"no field of puzzle length (81 characters) in {len(fields)} fields")
     # a name may have a puzzle's length too: prefer a field made of the puzzle's symbols

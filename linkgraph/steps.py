@@ -34,7 +34,7 @@ and ``cover`` sets X (as text), fins, the ALS used, and the like.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -88,20 +88,19 @@ class Step:
         }
 
     def _repr_svg_(self) -> str | None:
-        """The proof as an SVG picture, for Jupyter (`linkgraph.draw.graphviz.step_svg`).
+        """The proof as an SVG picture, for Jupyter, drawn by the function `DISPLAY` holds.
 
-        None, so that Jupyter shows the text, when the proof has no links or
-        Graphviz's ``dot`` is missing. For the board layout use `linkgraph.show`.
+        None, so that Jupyter shows the text, when no drawing is registered, the proof
+        has no links or Graphviz's ``dot`` is missing. For the board layout use `linkgraph.show`.
         """
-        if self.proof.number_of_edges() == 0:
-            return None
-        from linkgraph.errors import GraphvizError
-        from linkgraph.draw.graphviz import step_svg  # lazy: graphviz is only needed to draw
+        draw = DISPLAY.get("image/svg+xml")
+        return None if draw is None else draw(self)
 
-        try:
-            return step_svg(self)
-        except GraphvizError:
-            return None
+
+#: How a Step draws itself in Jupyter: ``{"image/svg+xml": function(step) -> SVG text or None}``.
+#: `linkgraph.draw` fills it when it is imported (``import linkgraph`` imports it); left
+#: empty, a Step displays as its text. A hook, not an import: drawing is a higher layer.
+DISPLAY: dict[str, Callable[[Step], str | None]] = {}
 
 
 def make_step(

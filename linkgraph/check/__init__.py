@@ -3,9 +3,9 @@
 May import the foundation only: the checker must not share code with the
 techniques it checks. Modules:
 
-- `checker`: `check_step` and `check_steps`, the replay of one proof graph;
-- `rules`: the inference each kind of edge stands for (weak, strong, group,
-  ALS, pattern, net);
+- `checker`: `check_step` and `check_steps`, the replay of one proof graph,
+  each edge by the inference its kind stands for (weak, strong, group, ALS,
+  pattern, net);
 - `uniqueness`: the uniqueness techniques' proofs (unique rectangles, BUG+1),
   checked against the puzzle's unique solution.
 """

@@ -11,7 +11,7 @@ from typing import Any
 
 from linkgraph.errors import InvalidPuzzleError, PuzzleFormatError
 from linkgraph.grid import Grid
-from linkgraph.io import _SIZES, parse_line
+from linkgraph.io import PUZZLE_LENGTHS, parse_line
 from linkgraph.samples import GNPX_FORCECHAIN
 
 __all__ = ["add_format", "add_puzzle", "emit_json", "read_grid", "read_puzzle_text"]
@@ -68,7 +68,7 @@ def read_grid(arg: str) -> Grid:
         raise PuzzleFormatError(f"{label}: no puzzle (the file is empty or only comments)")
     number, first = lines[0]
     line = parse_line(first, number)
-    if line.error is None and len(line.puzzle) in _SIZES:
+    if line.error is None and len(line.puzzle) in PUZZLE_LENGTHS:
         whole = False
     else:  # a grid over several lines (rows, a candidate grid)?
         try:

@@ -53,7 +53,7 @@ from linkgraph.grid import Grid
 from linkgraph.model import Als, Candidate, Group, Literal, Role, sort_key
 from linkgraph.steps import Step
 
-__all__ = ["LAYOUTS", "STYLE", "to_dot"]
+__all__ = ["LAYOUTS", "STYLE", "proof_of", "to_dot"]
 
 LAYOUTS = ("flow", "board")
 _FONT = "Helvetica"
@@ -160,7 +160,8 @@ def _edge(dot: graphviz.Digraph, tail: str, head: str, **attrs: str) -> None:
     dot.body.append(f"\t{graphviz.quoting.quote_edge(tail)} -> {graphviz.quoting.quote_edge(head)}{_a_list(attrs)}\n")
 
 
-def _proof_of(step_or_proof: Step | nx.DiGraph) -> tuple[nx.DiGraph, str]:
+def proof_of(step_or_proof: Step | nx.DiGraph) -> tuple[nx.DiGraph, str]:
+    """The proof graph of a Step (or the graph itself) and its title; TypeError for anything else."""
     if isinstance(step_or_proof, Step):
         return step_or_proof.proof, str(step_or_proof)
     if isinstance(step_or_proof, nx.DiGraph):
@@ -233,7 +234,7 @@ def to_dot(
     ['"-r2c6#2" -> "+r6c6#2"']
     """
     check_choice("layout", [layout], LAYOUTS)
-    P, default_title = _proof_of(step_or_proof)
+    P, default_title = proof_of(step_or_proof)
     for node in P.nodes:
         if not isinstance(node, Literal):
             raise OptionError(f"proof node {node!r}: expected a Literal")

@@ -25,8 +25,8 @@ import networkx as nx
 
 from linkgraph.errors import GraphvizError, OptionError, check_choice
 from linkgraph.grid import Grid
-from linkgraph.draw.dot import LAYOUTS, STYLE, _proof_of, to_dot
-from linkgraph.steps import Step
+from linkgraph.draw.dot import LAYOUTS, STYLE, proof_of, to_dot
+from linkgraph.steps import DISPLAY, Step
 
 __all__ = ["FORMATS", "LAYOUTS", "STYLE", "Picture", "render", "show", "step_svg", "to_dot"]
 
@@ -155,7 +155,7 @@ def show(
     True
     """
     check_choice("layout", [layout], LAYOUTS)
-    _proof_of(step_or_proof)  # a clear TypeError now, not when the notebook draws it
+    proof_of(step_or_proof)  # a clear TypeError now, not when the notebook draws it
     return Picture(step_or_proof, layout, grid, title)
 
 
@@ -167,10 +167,13 @@ def _svg_or_none(
     title: str | None = None,
 ) -> str | None:
     """SVG text for a notebook, or None (no links to draw, or Graphviz missing or failing)."""
-    P, _ = _proof_of(step_or_proof)
+    P, _ = proof_of(step_or_proof)
     if P.number_of_edges() == 0:
         return None
     try:
         return _run(to_dot(step_or_proof, layout=layout, grid=grid, title=title).source, "svg", layout).decode("utf-8")
     except GraphvizError:
         return None
+
+
+DISPLAY["image/svg+xml"] = _svg_or_none  # a Step in Jupyter: its flow picture

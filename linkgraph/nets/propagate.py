@@ -75,13 +75,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import networkx as nx
 import numpy as np
 
-from linkgraph.nets.engine import advance
 from linkgraph.errors import OptionError
 from linkgraph.grid import Grid
-from linkgraph.model import Candidate, Literal
-from linkgraph.nets.proof import Outcome
+from linkgraph.model import Candidate, Literal, sort_key
+from linkgraph.nets.engine import advance
+from linkgraph.nets.proof import BranchProof
 from linkgraph.nets.structure import Structure  # the tables of a search, re-exported
 
 __all__ = ["Outcome", "Propagation", "Structure", "propagate", "propagate_many", "propagate_singles"]
@@ -151,6 +152,74 @@ class Propagation:
         return Outcome(self, b)
 
 
+class Outcome:
+    """What one branch of premises implies, and its contradiction if it fails.
+
+    Attributes
+    ----------
+    premises : tuple of Literal
+    literals : tuple of Literal
+        Every literal the premises imply (premises excluded), sorted; for a failed
+        branch, those found up to the contradiction.
+    contradiction : tuple of Literal or None
+        The literals of the contradiction with the smallest support.
+    """
+
+    def __init__(self, prop: Propagation, b: int):
+        self._prop = prop
+        self.branch = b
+        st = prop.structure
+        self.premises = prop.premises[b]
+        ron, roff = prop.rounds(b)
+        self._proof = BranchProof(st, ron, roff, prop.failed[b], depth=prop.depth, level=prop.level)
+        lits = [Literal(st.candidate(k), on=True) for k in np.flatnonzero(ron > 0)]
+        lits += [Literal(st.candidate(k), on=False) for k in np.flatnonzero(roff > 0)]
+        self.literals = tuple(sorted(lits, key=sort_key))
+        found = self._proof.best_contradiction()
+        if found is None:
+            self.contradiction = None
+            self.contradiction_kind = None
+            self.contradiction_via = None
+        else:
+            kind, j, keys, _ = found
+            self.contradiction = tuple(sorted((self._proof.lit(*k) for k in keys), key=sort_key))
+            self.contradiction_kind = kind
+            self.contradiction_via = st.set_text(j) if j >= 0 else ""
+
+    def implies(self, lit: Literal) -> bool:
+        """True if the branch derived `lit` (or assumed it)."""
+        k = self._prop.structure.index(lit.cand)
+        if k < 0:
+            return False
+        ron, roff = self._prop.rounds(self.branch)
+        return bool((ron if lit.on else roff)[k] >= 0)
+
+    def explain(self, targets=None) -> nx.DiGraph:
+        """The support DAG of the contradiction (or of `targets`, literals) as a proof graph.
+
+        >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+        >>> out = lg.propagate(grid, [lg.Literal.parse("+r2c8#1")])
+        >>> P = out.explain([lg.Literal.parse("-r2c8#2")])
+        >>> [(str(u), str(v), d["kind"]) for u, v, d in P.edges(data=True)]
+        [('+r2c8#1', '-r2c8#2', 'weak')]
+        """
+        keys = None
+        if targets is not None:
+            st = self._prop.structure
+            keys = []
+            for lit in targets:
+                if not self.implies(lit):
+                    raise ValueError(f"{lit} does not follow from the premises")
+                keys.append((st.index(lit.cand), lit.on))
+        P = self._proof.explain(keys)
+        P.graph["premises"] = [str(p) for p in self.premises]
+        return P
+
+    def support_size(self, targets=None) -> int:
+        """Number of literals in the explanation."""
+        return self.explain(targets).number_of_nodes()
+
+
 def _init_state(st: Structure, premises: Sequence[Iterable[Literal]]):
     B, L = len(premises), st.size
     on = np.zeros((B, L), dtype=bool)
@@ -204,7 +273,7 @@ def propagate_many(
     return Propagation(st, prem, run, depth, level)
 
 
-class _Singles(Sequence):
+class SinglePremises(Sequence):
     """Premise lists of one literal each, ``(ks[b], ons[b])``, made into Literals on access."""
 
     def __init__(self, st: Structure, ks: np.ndarray, ons: np.ndarray):
@@ -243,7 +312,7 @@ def propagate_singles(st: Structure, ks: np.ndarray, ons: np.ndarray, *, depth: 
     on[b[ons], ks[ons]] = True
     off[b[~ons], ks[~ons]] = True
     run = advance(st, on, off, depth=depth, level=level, track=True)
-    return Propagation(st, _Singles(st, ks, ons), run, depth, level)
+    return Propagation(st, SinglePremises(st, ks, ons), run, depth, level)
 
 
 def propagate(grid: Grid, premises: Iterable[Literal], *, depth: int = 0, level: int = 0) -> Outcome:

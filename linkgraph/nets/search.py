@@ -55,8 +55,8 @@ from linkgraph.errors import OptionError, check_choice
 from linkgraph.grid import Grid, cached
 from linkgraph.model import Literal, sort_key
 from linkgraph.nets.notation import sudokuwiki
-from linkgraph.nets.steps import _KIND_ORDER, KINDS, _bound, _build, _exceeds  # the steps of the candidates found
-from linkgraph.nets.propagate import Propagation, Structure, _Singles, check_depth_level, propagate_singles
+from linkgraph.nets.propagate import Propagation, SinglePremises, Structure, check_depth_level, propagate_singles
+from linkgraph.nets.steps import KIND_ORDER, KINDS, build_step, size_bound, size_exceeds  # the steps of the candidates found
 from linkgraph.steps import Step
 
 __all__ = ["forcing_nets", "net_search", "sudokuwiki"]
@@ -294,8 +294,8 @@ def _propagate_chunked(st: Structure, ks, ons, depth: int, level: int, chunk: in
         sizes.append(len(part.premises))
         if "contradiction" in kinds and (part.failed >= 0).any() and a + chunk < len(ks):
             n = a + len(part.premises)
-            return Propagation(st, _Singles(st, ks[:n], ons[:n]), _Chunks(runs, sizes), depth, level), False
-    return Propagation(st, _Singles(st, ks, ons), _Chunks(runs, sizes), depth, level), True
+            return Propagation(st, SinglePremises(st, ks[:n], ons[:n]), _Chunks(runs, sizes), depth, level), False
+    return Propagation(st, SinglePremises(st, ks, ons), _Chunks(runs, sizes), depth, level), True
 
 
 class _Search:
@@ -332,10 +332,10 @@ def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, k
     cands = _candidates(prop, ks[: len(prem)], ons[: len(prem)], kinds)
     done: set = set()
     if select == "first":
-        cands.sort(key=lambda c: (_KIND_ORDER[c[0]], c[2]))
+        cands.sort(key=lambda c: (KIND_ORDER[c[0]], c[2]))
         for c in cands:
             if c[3] not in done:
-                built = _build(prop, c, cache, level)
+                built = build_step(prop, c, cache, level)
                 if built is not None:
                     done.add(c[3])
                     yield built[2]()
@@ -364,17 +364,17 @@ def _shortest(prop, cands, cache, level) -> Iterator[Step]:
     that size + 1 as its bound. Whatever is built when, the steps come in (size, tie
     key) order. Nesting (`level` >= 1), where explaining a net runs a sub-net per
     nested inference, changes three things: each bound is first refined by the
-    supports without sub-nets (`_bound`), the pending are ordered by the tie key and
+    supports without sub-nets (`size_bound`), the pending are ordered by the tie key and
     come before a built net only if ahead of it in (bound, tie key) order (not at any
     equal bound), and the branches' rounds are not prefetched.
     """
     nested = level >= 1
     if nested:
         st = prop.structure
-        pending = [(c[1], (_KIND_ORDER[c[0]], sort_key(Literal(st.candidate(c[3][0]), on=c[3][1])), c[2]), False, c)
+        pending = [(c[1], (KIND_ORDER[c[0]], sort_key(Literal(st.candidate(c[3][0]), on=c[3][1])), c[2]), False, c)
                    for c in cands]
     else:
-        pending = [(c[1], (_KIND_ORDER[c[0]], c[2]), True, c) for c in cands]
+        pending = [(c[1], (KIND_ORDER[c[0]], c[2]), True, c) for c in cands]
     heapq.heapify(pending)
     built: list = []
     tiebreak = count()
@@ -388,12 +388,12 @@ def _shortest(prop, cands, cache, level) -> Iterator[Step]:
             prop.prefetch([b for e in pending if e[0] <= fetched for b in e[3][4]])
         bound, key, refined, c = heapq.heappop(pending)
         if not refined:
-            heapq.heappush(pending, (max(bound, _bound(prop, c, cache)), key, True, c))
+            heapq.heappush(pending, (max(bound, size_bound(prop, c, cache)), key, True, c))
             continue
-        if built and _exceeds(prop, c, cache, built[0][0]):
+        if built and size_exceeds(prop, c, cache, built[0][0]):
             heapq.heappush(pending, (built[0][0] + 1, key, True, c))
             continue
-        made = _build(prop, c, cache, level)
+        made = build_step(prop, c, cache, level)
         if made is not None:
             size, tie, make = made
             heapq.heappush(built, (size, tie, next(tiebreak), make))

@@ -2,31 +2,31 @@
 
 The search (`linkgraph.nets.search`) lists *candidates* ``(kind, lower bound, search
 order, (k, on), branches)``: a conclusion, the literal ``(k, on)`` over local
-candidate ``k``, and the branches (premises) that prove it. `_build` reads a
+candidate ``k``, and the branches (premises) that prove it. `build_step` reads a
 candidate's proof size off the supports of its branches (one
 `linkgraph.nets.proof.BranchProof` per branch, kept in a cache by
 `_branch_proof`) and returns the maker of its Step, so that a proof graph and
 its notation (`linkgraph.nets.notation.sudokuwiki`) are written only for a step
 yielded: a contradiction is the failed branch's best contradiction net; a
 verity or double joins one net per branch, each edge listing the branches
-that use it. `_bound` (no sub-net run) and `_exceeds` (walks that stop past
+that use it. `size_bound` (no sub-net run) and `size_exceeds` (walks that stop past
 a limit) let the selection (`linkgraph.nets.search._shortest`) build only what could
 still be the shortest. `KINDS` is also the tie order of the kinds.
 
 Examples
 --------
 >>> from linkgraph.nets.search import _candidates, _premises
->>> from linkgraph.nets.steps import _bound, _build, _exceeds
+>>> from linkgraph.nets.steps import size_bound, build_step, size_exceeds
 >>> from linkgraph.nets.propagate import Structure, propagate_singles
 >>> st = Structure(lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)))
 >>> ks, ons = _premises(st, "on")
 >>> prop = propagate_singles(st, ks, ons)
 >>> cand = _candidates(prop, ks, ons, {"contradiction"})[0]
->>> size, tie, make = _build(prop, cand, {}, 0)
+>>> size, tie, make = build_step(prop, cand, {}, 0)
 >>> step = make()
 >>> step.technique, step.proof.number_of_nodes() == size
 ('forcing-net-contradiction', True)
->>> _bound(prop, cand, {}) <= size, _exceeds(prop, cand, {}, size - 1), _exceeds(prop, cand, {}, size)
+>>> size_bound(prop, cand, {}) <= size, size_exceeds(prop, cand, {}, size - 1), size_exceeds(prop, cand, {}, size)
 (True, True, False)
 """
 
@@ -47,16 +47,16 @@ from linkgraph.steps import Step, make_step
 if TYPE_CHECKING:
     from linkgraph.nets.propagate import Propagation
 
-__all__ = ["KINDS"]
+__all__ = ["KINDS", "KIND_ORDER", "build_step", "size_bound", "size_exceeds"]
 
 KINDS = ("contradiction", "verity", "double")
-_KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
+KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
 
 
 def _branch_proof(prop: Propagation, b: int, cache: dict) -> BranchProof:
     """The BranchProof of branch `b`, made once per `cache`. With nesting, asking for one
     failed branch makes those of every failed branch: their reason arrays are found in one
-    pass, and their sub-nets run in one batch (`BranchReasons.batch`)."""
+    pass, and their sub-nets run in one batch (`BranchProof.batch`)."""
     if b not in cache:
         if prop.level >= 1 and prop.failed[b] >= 0:
             bs = [x for x in np.flatnonzero(prop.failed >= 0).tolist() if x not in cache]
@@ -75,7 +75,7 @@ def _branch_proof(prop: Propagation, b: int, cache: dict) -> BranchProof:
     return cache[b]
 
 
-def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple, Callable[[], Step]] | None:
+def build_step(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple, Callable[[], Step]] | None:
     """(proof size, tie key, maker of the Step): the notation is written only for steps yielded.
 
     None for a verity or double whose conclusion some branch derives without its premise
@@ -150,11 +150,11 @@ def _build(prop: Propagation, cand, cache: dict, level: int) -> tuple[int, tuple
         return make_step(technique, placements=step.placements, eliminations=step.eliminations,
                          premises=premises, proof=step.proof, notation=" ; ".join(lines) + f" => {verdict}")
 
-    return size, (_KIND_ORDER[kind], sort_key(conclusion), order), make
+    return size, (KIND_ORDER[kind], sort_key(conclusion), order), make
 
 
-def _bound(prop: Propagation, cand, cache: dict) -> int:
-    """A lower bound on `_build`'s size that runs no sub-net: the supports with every
+def size_bound(prop: Propagation, cand, cache: dict) -> int:
+    """A lower bound on `build_step`'s size that runs no sub-net: the supports with every
     literal only a sub-net explains taken as a leaf (a subset of the real support)."""
     kind, _, _, (k, on), branches = cand
     if kind == "contradiction":
@@ -166,8 +166,8 @@ def _bound(prop: Propagation, cand, cache: dict) -> int:
     return len(nodes)
 
 
-def _exceeds(prop: Propagation, cand, cache: dict, limit: int) -> bool:
-    """True if `_build`'s size for `cand` would be more than `limit` (walks stop past it)."""
+def size_exceeds(prop: Propagation, cand, cache: dict, limit: int) -> bool:
+    """True if `build_step`'s size for `cand` would be more than `limit` (walks stop past it)."""
     kind, _, _, (k, on), branches = cand
     if kind == "contradiction":
         return _branch_proof(prop, branches[0], cache).contradiction_exceeds(limit)

@@ -19,7 +19,7 @@ from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.bitops import bits
 from linkgraph.techniques.base import house_places, pattern_step
-from linkgraph.techniques.subsets import _LEFT_OUT, _closed, _spilling, _table
+from linkgraph.techniques.subsets import LEFT_OUT, closed_subsets, spilling, combination_table
 
 __all__ = ["basic_fish"]
 
@@ -56,10 +56,10 @@ def basic_fish(grid: Grid, size: int) -> Iterator[Step]:
         counts = bitcount(masks)
         usable = (masks & solved_at[base_houses, None] == 0) & (counts >= 2) & (counts <= size)
         # per digit, every `size` base lines whose places take `size` positions
-        d, t, union = _closed(np.where(usable, masks, _LEFT_OUT).T, size)
+        d, t, union = closed_subsets(np.where(usable, masks, LEFT_OUT).T, size)
         # the cover lines hold more places than the base lines (all of which they hold)
-        table = _table(len(base_houses), size)
-        keep = _spilling(union, bitcount(places[cover_houses]).T[d], counts[table[t], d[:, None]].sum(axis=1))
+        table = combination_table(len(base_houses), size)
+        keep = spilling(union, bitcount(places[cover_houses]).T[d], counts[table[t], d[:, None]].sum(axis=1))
         for d, t, union in zip(d[keep].tolist(), t[keep].tolist(), union[keep].tolist()):
             combo = [base_houses[i] for i in table[t].tolist()]
             cover = [cover_houses[j] for j in bits(union)]

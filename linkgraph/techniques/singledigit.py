@@ -42,10 +42,13 @@ from linkgraph.grid import cached
 from linkgraph.techniques.base import SharedSearch
 from linkgraph.techniques.chainproof import chain_step, seeing_all
 
-__all__ = ["empty_rectangles", "skyscrapers", "turbot_fish", "two_string_kites"]
+__all__ = [
+    "CellTable", "cell_table", "conjugates", "digit_masks", "empty_rectangles", "skyscrapers", "turbot_fish",
+    "two_string_kites",
+]
 
 
-class _Cells:
+class CellTable:
     """Per-geometry cell bit masks: peers, house kinds shared by two cells, boxes."""
 
     def __init__(self, g):
@@ -63,11 +66,12 @@ class _Cells:
 
 
 @lru_cache(maxsize=8)
-def _cells(g) -> _Cells:
-    return _Cells(g)
+def cell_table(g) -> CellTable:
+    """The `CellTable` of geometry `g`, built once."""
+    return CellTable(g)
 
 
-def _digit_masks(grid: Grid) -> list[int]:
+def digit_masks(grid: Grid) -> list[int]:
     """Per digit index, the bit mask of the cells where it is live."""
     return cached("digit-masks", grid, lambda grid: [
         int(sum(1 << int(c) for c in np.flatnonzero(grid.cands[:, d]))) for d in range(grid.size)
@@ -88,7 +92,7 @@ def _conjugate_table(grid: Grid) -> list[dict[tuple[int, int], set[str]]]:
     return out
 
 
-def _conjugates(grid: Grid, d: int) -> dict[tuple[int, int], set[str]]:
+def conjugates(grid: Grid, d: int) -> dict[tuple[int, int], set[str]]:
     """Conjugate pairs of digit index `d`: (cell a, cell b) in house order -> house kinds.
 
     Computed for every digit at once and kept for the other rungs on the same grid.
@@ -97,7 +101,7 @@ def _conjugates(grid: Grid, d: int) -> dict[tuple[int, int], set[str]]:
 
 
 def _shared_kinds(grid: Grid, a: int, b: int) -> set[str]:
-    return set(_cells(grid.geometry).shared_kinds(a, b))
+    return set(cell_table(grid.geometry).shared_kinds(a, b))
 
 
 def _classify(k1: set[str], k2: set[str], joint: set[str]) -> str:
@@ -113,11 +117,11 @@ def _four_records(grid: Grid) -> Iterator[tuple]:
     """(kind, digit, x, y, u, v, targets) of every strong-weak-strong chain with eliminations,
     by digit, pair of conjugate pairs, orientation; targets are cell indices, ascending."""
     g = grid.geometry
-    cells = _cells(g)
+    cells = cell_table(g)
     peer_mask = cells.peer_mask
-    masks = _digit_masks(grid)
+    masks = digit_masks(grid)
     for d in range(g.size):
-        links = list(_conjugates(grid, d).items())
+        links = list(conjugates(grid, d).items())
         col = masks[d]
         for (p1, k1), (p2, k2) in combinations(links, 2):
             if p1[0] in p2 or p1[1] in p2:
@@ -230,8 +234,8 @@ def _box_frames(g) -> list[tuple[int, int, list[tuple[int, int, int, int, int, i
 def _empty_rectangles(grid: Grid) -> Iterator[Step]:
     g = grid.geometry
     n = g.size
-    peer_mask = _cells(g).peer_mask
-    masks = _digit_masks(grid)
+    peer_mask = cell_table(g).peer_mask
+    masks = digit_masks(grid)
     seen: set[frozenset[int]] = set()
     for d in range(n):
         col = masks[d]
@@ -239,7 +243,7 @@ def _empty_rectangles(grid: Grid) -> Iterator[Step]:
         # column link) and by p's column (for a row link)
         by_row: dict[int, list[tuple[int, int]]] = {}
         by_col: dict[int, list[tuple[int, int]]] = {}
-        for pair, kinds in _conjugates(grid, d).items():
+        for pair, kinds in conjugates(grid, d).items():
             for p, q in (pair, pair[::-1]):
                 if "col" in kinds:
                     by_row.setdefault(p // n, []).append((p, q))

@@ -24,14 +24,14 @@ from linkgraph.steps import Step
 from linkgraph.bitops import bits
 from linkgraph.techniques.base import house_places, pattern_step
 
-__all__ = ["hidden_subsets", "naked_subsets"]
+__all__ = ["LEFT_OUT", "closed_subsets", "combination_table", "hidden_subsets", "naked_subsets", "spilling"]
 
 NAMES = {
     ("naked", 2): "naked-pair", ("naked", 3): "naked-triple", ("naked", 4): "naked-quad",
     ("hidden", 2): "hidden-pair", ("hidden", 3): "hidden-triple", ("hidden", 4): "hidden-quad",
 }
 
-_LEFT_OUT = np.int64(0x7FFFFFFF) << 32  # a mask of more bits than any subset holds
+LEFT_OUT = np.int64(0x7FFFFFFF) << 32  # a mask of more bits than any subset holds
 
 
 def _masks(grid: Grid) -> np.ndarray:
@@ -40,16 +40,16 @@ def _masks(grid: Grid) -> np.ndarray:
 
 
 @lru_cache(maxsize=32)
-def _table(n: int, size: int) -> np.ndarray:
+def combination_table(n: int, size: int) -> np.ndarray:
     """(combinations, size) of `n` positions, in `itertools.combinations` order."""
     return np.array(list(combinations(range(n), size)), dtype=np.intp).reshape(-1, size)
 
 
-def _closed(masks: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def closed_subsets(masks: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows, combinations, unions) of each `size` positions of `masks` (rows, positions; those
-    left out hold `_LEFT_OUT`) whose masks OR to `size` bits: rows in order, then combinations
+    left out hold `LEFT_OUT`) whose masks OR to `size` bits: rows in order, then combinations
     in order."""
-    table = _table(masks.shape[1], size)
+    table = combination_table(masks.shape[1], size)
     union = masks[:, table[:, 0]]
     for j in range(1, size):
         union |= masks[:, table[:, j]]
@@ -57,7 +57,7 @@ def _closed(masks: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.nd
     return rows, combos, union[rows, combos]
 
 
-def _spilling(union: np.ndarray, outer: np.ndarray, inner: np.ndarray) -> np.ndarray:
+def spilling(union: np.ndarray, outer: np.ndarray, inner: np.ndarray) -> np.ndarray:
     """Which closed subsets eliminate: the live candidates of the sets the union covers (`outer`,
     per row a count per bit) outnumber those of the subset's own sets (`inner`, the total), all
     of which they hold."""
@@ -80,10 +80,10 @@ def naked_subsets(grid: Grid, size: int) -> Iterator[Step]:
     mask_arr = _masks(grid)
     house_masks = mask_arr[g.house_cells]  # (houses, cells)
     counts = bitcount(house_masks)
-    h, t, union = _closed(np.where((counts >= 2) & (counts <= size), house_masks, _LEFT_OUT), size)
-    table = _table(n, size)
+    h, t, union = closed_subsets(np.where((counts >= 2) & (counts <= size), house_masks, LEFT_OUT), size)
+    table = combination_table(n, size)
     # the union's digits have places outside the subset's cells
-    keep = _spilling(union, bitcount(house_places(grid))[h], counts[h[:, None], table[t]].sum(axis=1))
+    keep = spilling(union, bitcount(house_places(grid))[h], counts[h[:, None], table[t]].sum(axis=1))
     masks = mask_arr.tolist()
     for h, t in zip(h[keep].tolist(), t[keep].tolist()):
         cells = g.house_cells[h].tolist()
@@ -105,10 +105,10 @@ def hidden_subsets(grid: Grid, size: int) -> Iterator[Step]:
     n = g.size
     places = house_places(grid)  # (houses, digits)
     counts = bitcount(places)
-    h, t, union = _closed(np.where((counts >= 2) & (counts <= size), places, _LEFT_OUT), size)
-    table = _table(n, size)
+    h, t, union = closed_subsets(np.where((counts >= 2) & (counts <= size), places, LEFT_OUT), size)
+    table = combination_table(n, size)
     # the union's cells hold digits outside the subset
-    keep = _spilling(union, grid.counts[g.house_cells[h]], counts[h[:, None], table[t]].sum(axis=1))
+    keep = spilling(union, grid.counts[g.house_cells[h]], counts[h[:, None], table[t]].sum(axis=1))
     masks = _masks(grid).tolist()
     for h, t in zip(h[keep].tolist(), t[keep].tolist()):
         cells = g.house_cells[h].tolist()

@@ -53,7 +53,7 @@ from linkgraph.bitops import bits
 from linkgraph.grid import cached
 from linkgraph.techniques.base import SharedSearch, pattern_step
 from linkgraph.techniques.chainproof import chain_step
-from linkgraph.techniques.singledigit import _cells, _conjugates, _digit_masks
+from linkgraph.techniques.singledigit import cell_table, conjugates, digit_masks
 
 __all__ = ["bent_subsets", "uvwxyz_wings", "vwxyz_wings", "w_wings", "wxyz_wings", "xy_wings", "xyz_wings"]
 
@@ -290,7 +290,7 @@ def _bent_subsets(grid: Grid, size: int):
     if not len(found):
         return
     keep = np.unique(row[found])
-    house_sets = _cells(g).house_sets
+    house_sets = cell_table(g).house_sets
     for k in keep[_first_found(g, pair[keep], K[keep])].tolist():
         combo = tuple(K[k].tolist())
         if house_sets[combo[0]].intersection(*(house_sets[c] for c in combo[1:])):
@@ -440,8 +440,8 @@ def _w_wings(grid: Grid) -> Iterator[Step]:
     g = grid.geometry
     n = g.size
     masks = _masks(grid)
-    peer_mask = _cells(g).peer_mask
-    digit_cells = _digit_masks(grid)
+    peer_mask = cell_table(g).peer_mask
+    digit_cells = digit_masks(grid)
     bivalue = [c for c, m in enumerate(masks) if m.bit_count() == 2]
     alike: dict[int, list[int]] = {}
     for c in bivalue:
@@ -458,7 +458,7 @@ def _w_wings(grid: Grid) -> Iterator[Step]:
                 if not hit:
                     continue
                 targets = [t * n + y for t in bits(hit)]
-                for pair in _conjugates(grid, x):
+                for pair in conjugates(grid, x):
                     for p, q in (pair, pair[::-1]):
                         if p in (c1, c2) or q in (c1, c2) or not (peer_mask[p] >> c1 & 1 and peer_mask[q] >> c2 & 1):
                             continue

@@ -1,6 +1,6 @@
 """Branch reasons read many branches at once, against the one-branch code they replaced.
 
-`linkgraph.nets.reasons._weak_parents` and `_strong_sets` find the reason
+`linkgraph.nets.proof._weak_parents` and `_strong_sets` find the reason
 arrays of many branches in one pass (the failed branches of a nested search
 are explained together); `BranchProof.contradiction_options` reads only the
 sets of the failing round's literals. The oracles below are the former
@@ -14,7 +14,7 @@ import pytest
 
 import linkgraph as lg
 from linkgraph.nets.proof import _MAX_OPTIONS, BranchProof
-from linkgraph.nets.reasons import _strong_sets, _weak_parents
+from linkgraph.nets.proof import _strong_sets, _weak_parents
 from linkgraph.nets.propagate import Structure, propagate_singles
 from linkgraph.solver import prepare
 
