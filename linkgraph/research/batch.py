@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from linkgraph.research.output import (  # noqa: F401 - FORMATS and read_rows are re-exported
-    FORMATS, Progress, _count_lines, _format_of, _pyarrow, _resume_point, _to_parquet, _Writer, read_rows,
+    FORMATS, Progress, RowWriter, count_puzzles, format_of, import_pyarrow, read_rows, resume_point, spool_to_parquet,
 )
 from linkgraph.errors import OptionError, check_choice
 from linkgraph.io import PuzzleLine, read_puzzles
@@ -379,7 +379,7 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
     >>> s.rows, s.errors
     (2, 0)
     """
-    fmt = _format_of(out, fmt)
+    fmt = format_of(out, fmt)
     options = dict(options or {})
     columns = list(BASE_COLUMNS) + job_columns(job, options) + (["time_s"] if times else [])
     if limit is not None and limit < 1:
@@ -390,10 +390,10 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
     if fmt == "parquet":
         if out is None:
             raise OptionError("--format parquet needs --out FILE.parquet")
-        _pyarrow()
+        import_pyarrow()
         final, out, fmt = Path(out), Path(str(out) + ".part.jsonl"), "jsonl"
         if resume and final.is_file() and not out.is_file():
-            return BatchSummary(skipped=_pyarrow()[1].read_metadata(final).num_rows, columns=columns)
+            return BatchSummary(skipped=import_pyarrow()[1].read_metadata(final).num_rows, columns=columns)
     last = 0
     header = True
     if resume:
@@ -401,7 +401,7 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
             raise OptionError("--resume needs --out FILE")
         out_path = Path(out)
         if out_path.is_file():
-            last = _resume_point(out_path, fmt, columns)
+            last = resume_point(out_path, fmt, columns)
             header = last < 0
             last = max(last, 0)
     summary = BatchSummary(columns=columns)
@@ -415,7 +415,7 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
                     summary.skipped += 1
         remaining = after(lines)
     show = progress if progress is not None else sys.stderr.isatty()
-    progress_line = Progress(_count_lines(path, 0, limit), sys.stderr) if show else None
+    progress_line = Progress(count_puzzles(path, limit=limit), sys.stderr) if show else None
     t0 = time.monotonic()
     if out is None:
         fh = stdout or sys.stdout
@@ -423,7 +423,7 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
     else:
         fh = open(out, "a" if resume else "w", encoding="utf-8", newline="")
         close = True
-    writer = _Writer(fh, fmt, columns, header=header)
+    writer = RowWriter(fh, fmt, columns, header=header)
     batch: list[dict] = []
     try:
         last_shown = 0.0
@@ -451,7 +451,7 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
         if close:
             fh.close()
     if final is not None:
-        _to_parquet(Path(out), final, columns)
+        spool_to_parquet(Path(out), final, columns)
         Path(out).unlink()
     summary.seconds = time.monotonic() - t0
     return summary
