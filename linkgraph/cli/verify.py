@@ -195,7 +195,7 @@ def check_puzzle(grid, solution, *, ladder, report: _Report, line: int) -> None:
 
 def _check_line(pl, ladder, timeout: float | None = None) -> _Report:
     """One puzzle line's report: a bad line, an error, a time-out, or its checked steps."""
-    from linkgraph.research.batch import JobTimeout, _Deadline
+    from linkgraph.research.runner import Deadline, JobTimeout
 
     def row() -> _Report:
         report = _Report(file="", ladder="", rating=pl.rating)
@@ -206,7 +206,7 @@ def _check_line(pl, ladder, timeout: float | None = None) -> _Report:
     report = row()
     try:
         try:
-            with _Deadline(timeout):
+            with Deadline(timeout):
                 _check_grid(pl, ladder, report)
         except JobTimeout:  # the row counts the time-out only, never a half-checked solve
             report = row()

@@ -182,7 +182,7 @@ def test_verify_progress_off_a_terminal_is_whole_lines(capsys):
 
 
 # a time-out may land in a finaliser or a gc callback, where Python prints it and goes on ("Exception
-# ignored"); the deadline raises it again 50 ms later (test_batch), so the job still stops: that print
+# ignored"); the deadline raises it again 50 ms later (test_runner), so the job still stops: that print
 # is expected here, not a failure
 _TIMEOUT_NOISE = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
