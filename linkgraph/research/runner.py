@@ -46,7 +46,10 @@ REPEAT = 0.05
 
 
 class JobTimeout(BaseException):
-    """Raised inside a job that runs past its time limit (a BaseException so `except Exception` in the engine cannot swallow it)."""
+    """Raised inside a job that runs past its time limit.
+
+    A BaseException, so that ``except Exception`` in the engine cannot swallow it.
+    """
 
 
 class Deadline:
