@@ -7,7 +7,8 @@ row so an interrupted run keeps what it finished. Parquet output is spooled to
 JSON Lines and converted when the run ends (needs pyarrow). Resuming cuts a
 partial last line off the file and carries on after the last finished input
 line, after checking the file has this run's columns. `read_rows` reads any of
-the three formats back.
+the three formats back. The progress line (`Progress`, its total from
+`count_puzzles`) serves the soundness sweep (`linkgraph.research.soundness`) too.
 
 Examples
 --------
