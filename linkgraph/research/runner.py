@@ -165,6 +165,11 @@ def ordered(submit: Callable[[T], Any], items: Iterable[T], *, window: int,
         ``future.result()`` of each item, in the order of `items`; an exception of
         the work is raised here, in its turn.
 
+    Raises
+    ------
+    OptionError
+        For a window below 1, at the call.
+
     Examples
     --------
     >>> from concurrent.futures import ThreadPoolExecutor
@@ -247,6 +252,11 @@ def local_map(fn: Callable[[T], R], items: Iterable[T], *, workers: int,
     ------
     object
         ``fn(item)``, in the order of `items`.
+
+    Raises
+    ------
+    OptionError
+        For fewer than one worker, at the call.
 
     Examples
     --------
