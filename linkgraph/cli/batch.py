@@ -9,12 +9,11 @@ give the same rows. Errors and time-outs are rows with an ``error`` column.
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 
-from linkgraph.research.batch import JOBS, run_batch
 from linkgraph.errors import OptionError
+from linkgraph.research.batch import JOBS, run_batch
+from linkgraph.research.runner import interrupt_on_sigterm
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -43,28 +42,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _interrupt(signum, frame):  # noqa: ARG001
-    raise KeyboardInterrupt
-
-
 def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         raise OptionError(f"--workers: expected a positive number, found {args.workers}")
     options = {k: getattr(args, k) for k in ("ladder", "position", "families", "als_max_size", "depth")
                if getattr(args, k) is not None}
     # SIGTERM stops the run like Ctrl-C: finished rows are written, --resume carries on.
-    old = None
-    if threading.current_thread() is threading.main_thread():
-        old = signal.signal(signal.SIGTERM, _interrupt)
-    try:
+    with interrupt_on_sigterm():
         summary = run_batch(
             args.file, args.job, out=args.out, fmt=args.format, options=options, workers=args.workers,
             timeout=args.timeout, resume=args.resume, limit=args.limit, scheduler=args.scheduler,
             times=args.times, progress=args.progress, chunksize=args.chunksize,
         )
-    finally:
-        if old is not None:
-            signal.signal(signal.SIGTERM, old)
     if args.out is not None:
         note = f", {summary.skipped} kept from before" if summary.skipped else ""
         print(

@@ -8,7 +8,8 @@ May import every layer below the command line. Modules:
   ordered window over a process pool, the interrupt;
 - `batch`: `run_batch` and `iter_batch`, a job over a puzzle file;
 - `output`: result files (CSV, JSON lines, Parquet), resuming and progress;
-- `soundness`: the soundness sweep behind ``linkgraph verify``.
+- `soundness`: `sweep`, the soundness sweep behind ``linkgraph verify``
+  (every step checked against the solution and by the proof checker).
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from __future__ import annotations
 from linkgraph.research.batch import JOBS, BatchSummary, iter_batch, job_columns, run_batch, run_job
 from linkgraph.research.metrics import graph_metrics, grid_counts, position_metrics, solve_metrics
 from linkgraph.research.output import read_rows
+from linkgraph.research.soundness import SweepReport, sweep
 
 __all__ = [
     "JOBS",
     "BatchSummary",
+    "SweepReport",
     "graph_metrics",
     "grid_counts",
     "iter_batch",
@@ -29,4 +32,5 @@ __all__ = [
     "run_batch",
     "run_job",
     "solve_metrics",
+    "sweep",
 ]

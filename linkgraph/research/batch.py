@@ -18,7 +18,8 @@ Every row starts with ``line`` (the 1-based input line number), ``puzzle``,
 own columns (`job_columns`), then ``time_s``.
 
 The writers (CSV, JSON Lines, Parquet), resume and progress are in
-`linkgraph.research.output`; this module runs the jobs.
+`linkgraph.research.output`; the per-puzzle deadline and the ordered window over
+the workers in `linkgraph.research.runner`; this module runs the jobs.
 
 The job functions live in `linkgraph.research.jobs` and import the engine lazily, so a
 batch runs with whatever engine modules exist. A job may also be named
@@ -28,24 +29,22 @@ carries a ``columns`` attribute (a list, or a callable of the options).
 
 from __future__ import annotations
 
-import ctypes
 import importlib
 import os
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from linkgraph.research.output import (  # noqa: F401 - FORMATS and read_rows are re-exported
-    FORMATS, Progress, _count_lines, _format_of, _pyarrow, _resume_point, _to_parquet, _Writer, read_rows,
-)
 from linkgraph.errors import OptionError, check_choice
 from linkgraph.io import PuzzleLine, read_puzzles
+from linkgraph.research.output import (  # noqa: F401 - FORMATS and read_rows are re-exported
+    FORMATS, Progress, RowWriter, count_puzzles, format_of, import_pyarrow, read_rows, resume_point, spool_to_parquet,
+)
+from linkgraph.research.runner import Deadline, JobTimeout, local_map, ordered
 
 __all__ = ["BASE_COLUMNS", "BatchSummary", "JOBS", "iter_batch", "job_columns", "run_batch", "run_job"]
 
@@ -60,10 +59,6 @@ JOBS: Mapping[str, str] = {
     "metrics": "linkgraph.research.jobs:metrics_job",
     "oracle": "linkgraph.research.jobs:oracle_job",
 }
-
-
-class JobTimeout(BaseException):
-    """Raised inside a job that runs past its time limit (a BaseException so `except Exception` in the engine cannot swallow it)."""
 
 
 def _resolve(job: str) -> Callable[..., dict]:
@@ -103,65 +98,6 @@ def _base(line: PuzzleLine) -> dict:
     return {"line": line.number, "puzzle": line.puzzle, "name": line.name, "rating": line.rating, "error": None}
 
 
-# ---- time limits ----------------------------------------------------------
-
-
-class _Deadline:
-    """Raise JobTimeout in the current thread after `seconds` (SIGALRM in the main thread, else an async exception).
-
-    The exception is raised again every `_REPEAT` seconds until the block exits: one raised
-    while Python finalises a generator or runs a ``__del__`` is reported as "ignored" and
-    lost, and a single alarm would then let the job run on unbounded.
-    """
-
-    def __init__(self, seconds: float | None):
-        self.seconds = seconds
-        self._timer: threading.Timer | None = None
-        self._stop = threading.Event()
-        self._old = None
-
-    def __enter__(self) -> _Deadline:
-        if not self.seconds:
-            return self
-        if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-            self._old = signal.signal(signal.SIGALRM, self._alarm)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds, _REPEAT)
-        else:
-            self._stop.clear()
-            self._timer = threading.Thread(target=self._inject_until_stopped, args=(threading.get_ident(),),
-                                           daemon=True)
-            self._timer.start()
-        return self
-
-    @staticmethod
-    def _alarm(signum, frame):  # noqa: ARG004
-        raise JobTimeout
-
-    def _inject_until_stopped(self, ident: int) -> None:
-        wait = self.seconds
-        while not self._stop.wait(wait):
-            _inject(ident)
-            wait = _REPEAT
-
-    def __exit__(self, *exc) -> None:
-        if self._old is not None:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self._old)
-            self._old = None
-        elif self._timer is not None:
-            self._stop.set()
-            self._timer.join()
-            self._timer = None
-
-
-#: Seconds between repeats of a time-out that has not yet stopped its job.
-_REPEAT = 0.05
-
-
-def _inject(ident: int) -> None:
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(JobTimeout))
-
-
 # ---- running one line and one chunk ----------------------------------------
 
 
@@ -185,7 +121,7 @@ def _run_line(fn: Callable[..., dict], line: PuzzleLine, options: dict, timeout:
     t0 = time.perf_counter()
     try:
         try:
-            with _Deadline(timeout):
+            with Deadline(timeout):
                 record = fn(line, options)
         except JobTimeout:
             row["error"] = f"Timeout: line {line.number}: no result within {timeout:g} s"
@@ -201,7 +137,7 @@ def _run_line(fn: Callable[..., dict], line: PuzzleLine, options: dict, timeout:
     return row
 
 
-def _run_chunk(job: str, options: dict, lines: list[tuple], timeout: float | None, times: bool) -> list[dict]:
+def _run_chunk(job: str, options: dict, timeout: float | None, times: bool, lines: list[tuple]) -> list[dict]:
     """Rows for a chunk of lines (given as tuples, to travel light); runs in a worker."""
     fn = _resolve(job)
     return [_run_line(fn, PuzzleLine(*t), options, timeout, times) for t in lines]
@@ -225,61 +161,6 @@ def _chunks(lines: Iterable[PuzzleLine], size: int) -> Iterator[list[tuple]]:
         yield chunk
 
 
-def _ordered(submit: Callable[[list[tuple]], Any], wait_any: Callable[[set], set], result: Callable[[Any], list],
-             chunks: Iterator[list[tuple]], window: int) -> Iterator[list[dict]]:
-    """Submit chunks with at most `window` in flight; yield their rows in input order."""
-    pending: dict[Any, int] = {}
-    done: dict[int, list[dict]] = {}
-    next_out = 0
-    submitted = 0
-    exhausted = False
-    while True:
-        while not exhausted and len(pending) < window:
-            chunk = next(chunks, None)
-            if chunk is None:
-                exhausted = True
-                break
-            pending[submit(chunk)] = submitted
-            submitted += 1
-        if not pending and next_out == submitted:
-            return
-        if pending:
-            for fut in wait_any(set(pending)):
-                done[pending.pop(fut)] = result(fut)
-        while next_out in done:
-            yield done.pop(next_out)
-            next_out += 1
-
-
-def _worker_init() -> None:
-    """Local worker processes leave Ctrl-C and SIGTERM to the parent, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _local(job, options, chunks, timeout, times, workers) -> Iterator[list[dict]]:
-    if workers == 1:
-        for chunk in chunks:
-            yield _run_chunk(job, options, chunk, timeout, times)
-        return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
-
-    def wait_any(futs):
-        return wait(futs, return_when=FIRST_COMPLETED).done
-
-    try:
-        yield from _ordered(lambda c: pool.submit(_run_chunk, job, options, c, timeout, times),
-                            wait_any, lambda f: f.result(), chunks, 4 * workers)
-    except BaseException:  # interrupted (or the consumer stopped): drop the work in flight
-        procs = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in procs:
-            proc.terminate()
-        raise
-    finally:
-        pool.shutdown(wait=True)
-
-
 def _dask(job, options, chunks, timeout, times, scheduler, workers) -> Iterator[list[dict]]:
     try:
         from distributed import Client, wait as dwait
@@ -293,8 +174,8 @@ def _dask(job, options, chunks, timeout, times, scheduler, workers) -> Iterator[
         def wait_any(futs):
             return set(dwait(list(futs), return_when="FIRST_COMPLETED").done)
 
-        yield from _ordered(lambda c: client.submit(_run_chunk, job, options, c, timeout, times, pure=False),
-                            wait_any, lambda f: f.result(), chunks, 4 * nworkers)
+        yield from ordered(lambda c: client.submit(_run_chunk, job, options, timeout, times, c, pure=False),
+                           chunks, window=4 * nworkers, wait_any=wait_any)
     finally:
         if own:
             client.close()
@@ -346,7 +227,7 @@ def iter_batch(lines: Iterable[PuzzleLine], job: str, *, options: Mapping[str, A
         workers = workers or os.cpu_count() or 1
         if workers < 1:
             raise OptionError(f"--workers: expected a positive number, found {workers}")
-        source = _local(job, options, chunks, timeout, times, workers)
+        source = local_map(partial(_run_chunk, job, options, timeout, times), chunks, workers=workers)
     for rows in source:
         yield from rows
 
@@ -379,7 +260,7 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
     >>> s.rows, s.errors
     (2, 0)
     """
-    fmt = _format_of(out, fmt)
+    fmt = format_of(out, fmt)
     options = dict(options or {})
     columns = list(BASE_COLUMNS) + job_columns(job, options) + (["time_s"] if times else [])
     if limit is not None and limit < 1:
@@ -390,10 +271,10 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
     if fmt == "parquet":
         if out is None:
             raise OptionError("--format parquet needs --out FILE.parquet")
-        _pyarrow()
+        import_pyarrow()
         final, out, fmt = Path(out), Path(str(out) + ".part.jsonl"), "jsonl"
         if resume and final.is_file() and not out.is_file():
-            return BatchSummary(skipped=_pyarrow()[1].read_metadata(final).num_rows, columns=columns)
+            return BatchSummary(skipped=import_pyarrow()[1].read_metadata(final).num_rows, columns=columns)
     last = 0
     header = True
     if resume:
@@ -401,7 +282,7 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
             raise OptionError("--resume needs --out FILE")
         out_path = Path(out)
         if out_path.is_file():
-            last = _resume_point(out_path, fmt, columns)
+            last = resume_point(out_path, fmt, columns)
             header = last < 0
             last = max(last, 0)
     summary = BatchSummary(columns=columns)
@@ -415,7 +296,7 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
                     summary.skipped += 1
         remaining = after(lines)
     show = progress if progress is not None else sys.stderr.isatty()
-    progress_line = Progress(_count_lines(path, 0, limit), sys.stderr) if show else None
+    progress_line = Progress(count_puzzles(path, limit=limit), sys.stderr) if show else None
     t0 = time.monotonic()
     if out is None:
         fh = stdout or sys.stdout
@@ -423,7 +304,7 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
     else:
         fh = open(out, "a" if resume else "w", encoding="utf-8", newline="")
         close = True
-    writer = _Writer(fh, fmt, columns, header=header)
+    writer = RowWriter(fh, fmt, columns, header=header)
     batch: list[dict] = []
     try:
         last_shown = 0.0
@@ -451,7 +332,7 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
         if close:
             fh.close()
     if final is not None:
-        _to_parquet(Path(out), final, columns)
+        spool_to_parquet(Path(out), final, columns)
         Path(out).unlink()
     summary.seconds = time.monotonic() - t0
     return summary

@@ -7,7 +7,8 @@ row so an interrupted run keeps what it finished. Parquet output is spooled to
 JSON Lines and converted when the run ends (needs pyarrow). Resuming cuts a
 partial last line off the file and carries on after the last finished input
 line, after checking the file has this run's columns. `read_rows` reads any of
-the three formats back.
+the three formats back. The progress line (`Progress`, its total from
+`count_puzzles`) serves the soundness sweep (`linkgraph.research.soundness`) too.
 
 Examples
 --------
@@ -31,6 +32,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import time
 from pathlib import Path
@@ -39,13 +41,20 @@ from typing import Any
 from linkgraph.errors import OptionError, check_choice
 from linkgraph.io import read_puzzles
 
-__all__ = ["FORMATS", "read_rows"]
+__all__ = ["FORMATS", "Progress", "RowWriter", "count_puzzles", "format_of", "import_pyarrow", "read_rows",
+           "resume_point", "spool_to_parquet"]
 
 #: Output formats (`linkgraph.research.batch.run_batch`'s ``fmt``).
 FORMATS = ("csv", "jsonl", "parquet")
 
 
-def _format_of(out: str | os.PathLike | None, fmt: str | None) -> str:
+def format_of(out: str | os.PathLike | None, fmt: str | None) -> str:
+    """The output format: `fmt` if given (checked), else by `out`'s suffix, CSV by default.
+
+    >>> from linkgraph.research.output import format_of
+    >>> format_of("rows.jsonl", None), format_of("rows.parquet", None), format_of(None, None)
+    ('jsonl', 'parquet', 'csv')
+    """
     if fmt:
         check_choice("--format", [fmt], FORMATS)
         return fmt
@@ -56,7 +65,8 @@ def _format_of(out: str | os.PathLike | None, fmt: str | None) -> str:
     return "csv"
 
 
-def _pyarrow():
+def import_pyarrow():
+    """The modules ``pyarrow`` and ``pyarrow.parquet``; OptionError saying how to install them if missing."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -65,9 +75,9 @@ def _pyarrow():
     return pa, pq
 
 
-def _to_parquet(spool: Path, final: Path, columns: list[str]) -> None:
+def spool_to_parquet(spool: Path, final: Path, columns: list[str]) -> None:
     """Convert the finished JSON Lines spool to a Parquet file (column types inferred per column)."""
-    pa, pq = _pyarrow()
+    pa, pq = import_pyarrow()
     rows = [json.loads(ln) for ln in spool.read_text(encoding="utf-8").splitlines() if ln.strip()]
     table = pa.table({c: pa.array([r.get(c) for r in rows]) for c in columns})
     tmp = final.with_name(final.name + ".tmp")
@@ -83,8 +93,16 @@ def _cell(value: Any) -> Any:
     return value
 
 
-class _Writer:
-    """Writes rows to a text stream, one physical line per row, flushing each."""
+class RowWriter:
+    """Writes rows to a text stream as CSV or JSON Lines, one physical line per row, flushing each.
+
+    >>> import io
+    >>> from linkgraph.research.output import RowWriter
+    >>> buf = io.StringIO()
+    >>> RowWriter(buf, "csv", ["line", "error"], header=True).write([{"line": 1, "error": None}])
+    >>> buf.getvalue()
+    'line,error\\n1,\\n'
+    """
 
     def __init__(self, fh, fmt: str, columns: list[str], *, header: bool):
         self.fh, self.fmt, self.columns = fh, fmt, columns
@@ -95,6 +113,7 @@ class _Writer:
                 fh.flush()
 
     def write(self, rows: list[dict]) -> None:
+        """Write `rows` (dicts with this writer's columns) and flush."""
         for row in rows:
             if self.fmt == "csv":
                 self._csv.writerow([_cell(row.get(c)) for c in self.columns])
@@ -103,8 +122,12 @@ class _Writer:
         self.fh.flush()
 
 
-def _resume_point(path: Path, fmt: str, columns: list[str]) -> int:
-    """Cut a partial last line off `path`; return the last finished input line number (0 if none)."""
+def resume_point(path: Path, fmt: str, columns: list[str]) -> int:
+    """Cut a partial last line off `path`; return the last finished input line number.
+
+    0 if the file has no row yet, -1 if a CSV file has not even its header.
+    OptionError if the file holds other columns than `columns`.
+    """
     data = path.read_bytes()
     end = data.rfind(b"\n") + 1
     if end < len(data):
@@ -166,9 +189,18 @@ class Progress:
         self.stream.flush()
 
 
-def _count_lines(path: Path, start: int, limit: int | None) -> int:
-    n = sum(1 for _ in read_puzzles(path)) - start
-    n = max(0, n)
+def count_puzzles(path: str | os.PathLike, *, start: int = 0, every: int = 1, limit: int | None = None) -> int:
+    """How many puzzle lines a run over `path` reads: past the first `start`, every `every`-th, at most `limit`.
+
+    The total of a run's progress line; it reads the whole file.
+
+    >>> from linkgraph.research.output import count_puzzles
+    >>> path = lg.io.corpus_path("euler96")
+    >>> count_puzzles(path), count_puzzles(path, start=45), count_puzzles(path, every=7)
+    (50, 5, 8)
+    """
+    n = sum(1 for _ in read_puzzles(path, start=start))
+    n = math.ceil(n / every)
     return min(n, limit) if limit is not None else n
 
 
@@ -176,7 +208,7 @@ def read_rows(path: str | os.PathLike) -> list[dict]:
     """Rows of a batch output file as dicts: strings from CSV, values from JSON Lines and Parquet."""
     path = Path(path)
     if str(path).endswith(".parquet"):
-        return _pyarrow()[1].read_table(path).to_pylist()
+        return import_pyarrow()[1].read_table(path).to_pylist()
     text = path.read_text(encoding="utf-8")
     if str(path).endswith((".jsonl", ".json", ".ndjson")):
         return [json.loads(ln) for ln in text.splitlines() if ln.strip()]

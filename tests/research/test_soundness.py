@@ -8,6 +8,11 @@ checked against the corpus's own solution file (an independent source: placement
 are solution digits, eliminations are not) and replayed by the proof checker
 `linkgraph.check.checker.check_step` on the position it was found in.
 
+The library behind the command, `linkgraph.research.soundness`: `check_line` flags a step
+that contradicts the solution, a proof the checker rejects and a solve that raises (each
+planted); `sweep` returns the report the command prints, refuses bad options before any
+work, and an interrupted sweep keeps its finished puzzles in its report and log.
+
 ``-m slow``: ``linkgraph verify FILE`` over every corpus file of the shared folder
 (``../shared/puzzles`` or ``$LINKGRAPH_CORPORA``; skipped when absent), the whole file
 when it has at most `FULL_LINES` puzzles, else its first `FULL_LINES`
@@ -32,6 +37,7 @@ import linkgraph as lg
 from linkgraph.cli.main import main
 from linkgraph.errors import ProofError
 from linkgraph.check.checker import check_step
+from linkgraph.research import soundness
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "linkgraph" / "data" / "puzzles"
@@ -182,7 +188,7 @@ def test_verify_progress_off_a_terminal_is_whole_lines(capsys):
 
 
 # a time-out may land in a finaliser or a gc callback, where Python prints it and goes on ("Exception
-# ignored"); the deadline raises it again 50 ms later (test_batch), so the job still stops: that print
+# ignored"); the deadline raises it again 50 ms later (test_runner), so the job still stops: that print
 # is expected here, not a failure
 _TIMEOUT_NOISE = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -237,6 +243,125 @@ def test_verify_resume_refuses_a_log_of_another_sweep(tmp_path, capsys):
     assert "not a linkgraph verify log" in capsys.readouterr().err
     assert main(["verify", euler, "--resume"]) == 2
     assert "--resume needs --log" in capsys.readouterr().err
+
+
+# ---- the library: linkgraph.research.soundness ------------------------------------------
+
+
+EULER = SHIPPED / "euler96.txt"
+
+
+def _line(n: int = 1) -> lg.io.PuzzleLine:
+    return next(lg.io.read_puzzles(EULER, start=n - 1, limit=1))
+
+
+def test_check_line_flags_a_step_against_the_solution(monkeypatch):
+    # a false "solution" with every digit moved on by one: the first step of the solve, a
+    # placement of the true digit, contradicts it; the later steps are left unchecked
+    true_solve = soundness.solve_unique
+    monkeypatch.setattr(soundness, "solve_unique", lambda grid: true_solve(grid) % 9 + 1)
+    one = soundness.check_line(_line(), ladder="basic")
+    assert (one.puzzles, one.unsound, one.steps) == (1, 1, 1)
+    assert [(f["line"], f["kind"], f["step"]) for f in one.failures] == [(1, "unsound", 1)]
+    assert "places" in one.failures[0]["message"] and one.failed == 1
+
+
+def test_check_line_counts_every_proof_the_checker_rejects(monkeypatch):
+    def reject(grid, step):
+        raise lg.ProofError(f"{step.technique}: rejected for the test")
+
+    monkeypatch.setattr(lg.check.checker, "check_step", reject)
+    one = soundness.check_line(_line(), ladder="basic")
+    assert one.steps > 1 and one.rejected == one.steps == len(one.failures)  # every step checked, none skipped
+    assert {f["kind"] for f in one.failures} == {"rejected"}
+    assert [f["step"] for f in one.failures] == list(range(1, one.steps + 1))
+    assert one.solved == 1 and one.unsound == 0
+
+
+@pytest.mark.parametrize(("error", "kind"), [(RuntimeError("bug"), "crash"), (lg.OptionError("no"), "error")])
+def test_check_line_turns_a_failing_solve_into_a_row(monkeypatch, error, kind):
+    def fail(grid, ladder=None):
+        raise error
+
+    monkeypatch.setattr(lg.solver, "solve", fail)
+    one = soundness.check_line(_line(3))
+    assert (one.puzzles, one.crashed, one.solved, one.steps) == (1, 1, 0, 0)
+    assert [(f["line"], f["kind"]) for f in one.failures] == [(3, kind)]
+    assert one.failures[0]["message"] == f"{type(error).__name__}: {error}"
+
+
+def test_check_line_of_a_puzzle_with_two_solutions_is_a_bad_line():
+    two = lg.io.parse_line("." * 81, 4)
+    one = soundness.check_line(two)
+    assert (one.bad_lines, one.steps, one.failed) == (1, 0, 1)
+    assert [(f["line"], f["kind"]) for f in one.failures] == [(4, "bad line")]
+    assert one.failures[0]["message"].startswith("InvalidPuzzleError: ")
+
+
+def test_sweep_equals_the_command(tmp_path, capsys):
+    # the command prints the library's report; every 9th line of euler96 from the 4th: lines 4, 13, ... 49
+    report = soundness.sweep(EULER, ladder="basic", start=3, every=9, progress=False)
+    assert main(["verify", str(EULER), "--ladder", "basic", "--start", "3", "--every", "9", "--format", "json"]) == 0
+    printed = _report(capsys.readouterr().out)
+    assert _report(json.dumps(report.to_dict(10))) == printed
+    assert report.puzzles == 6 and report.file == str(EULER) and report.ladder == "basic"
+
+
+def test_sweep_takes_a_ladder_as_names_or_one_string():
+    names = ("hidden-single", "naked-single", "full-house")
+    by_names = soundness.sweep(EULER, ladder=names, limit=3, progress=False)
+    by_text = soundness.sweep(EULER, ladder=",".join(names), limit=3, progress=False)
+    assert by_names.ladder == by_text.ladder == "hidden-single,naked-single,full-house"
+    assert by_names.techniques == by_text.techniques and set(by_names.techniques) <= set(names)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"limit": 0}, "--limit"), ({"start": -1}, "--start"), ({"every": 0}, "--every"), ({"workers": 0}, "--workers"),
+    ({"timeout": 0}, "--timeout"), ({"resume": True}, "--resume needs --log"),
+])
+def test_sweep_rejects_bad_options_before_any_work(tmp_path, options, message):
+    log = tmp_path / "never.jsonl"
+    with pytest.raises(lg.OptionError, match=message):
+        soundness.sweep(EULER, **({"log": log} if "resume" not in options else {}), **options)
+    assert not log.exists()
+    with pytest.raises(lg.UnknownTechniqueError):
+        soundness.sweep(EULER, ladder="x-wnig", log=log)
+    with pytest.raises(lg.PuzzleFormatError):
+        soundness.sweep(tmp_path / "missing.txt", log=log)
+    assert not log.exists()
+
+
+def test_an_interrupted_sweep_keeps_its_finished_puzzles_in_report_and_log(tmp_path, monkeypatch):
+    # Ctrl-C while the 4th puzzle is checked: the report and the log hold the first three
+    true_check = soundness.check_line
+
+    def interrupted_at_4(line, **kw):
+        if line.number == 4:
+            raise KeyboardInterrupt
+        return true_check(line, **kw)
+
+    monkeypatch.setattr(soundness, "check_line", interrupted_at_4)
+    log = tmp_path / "sweep.jsonl"
+    with pytest.raises(soundness.SweepInterrupted) as stop:
+        soundness.sweep(EULER, ladder="basic", log=log, progress=False)
+    assert isinstance(stop.value, KeyboardInterrupt)
+    assert stop.value.report.puzzles == 3
+    assert [row["line"] for row in map(json.loads, log.read_text().splitlines()[1:])] == [1, 2, 3]
+    monkeypatch.setattr(soundness, "check_line", true_check)
+    resumed = soundness.sweep(EULER, ladder="basic", log=log, resume=True, limit=None, progress=False)
+    assert resumed.resumed == 3 and resumed.puzzles == 50
+
+
+def test_report_rows_read_back_to_the_same_counts():
+    one = soundness.check_line(_line(2), ladder="basic")
+    back = soundness.SweepReport.from_row(json.loads(json.dumps(one.row(2))))
+    for name in soundness.COUNTS:
+        assert getattr(back, name) == getattr(one, name), name
+    assert back.techniques == one.techniques and back.failures == one.failures
+    whole = soundness.SweepReport(file="f", ladder="basic")
+    whole.merge(one)
+    whole.merge(back)
+    assert whole.steps == 2 * one.steps and whole.puzzles == 2
 
 
 # ---- the slow sweep over the shared corpora ---------------------------------------------

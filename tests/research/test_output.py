@@ -1,0 +1,66 @@
+"""Batch output helpers: the sample count behind a progress line, the format, the writer.
+
+Rows, resume and Parquet are tested through `run_batch` in test_batch.py.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from linkgraph.research.output import RowWriter, count_puzzles, format_of
+
+# nine puzzle lines among comments and blank lines (only the lines' count matters here)
+PUZZLE = "." * 81
+
+
+@pytest.fixture
+def nine(tmp_path):
+    path = tmp_path / "nine.txt"
+    lines = ["# header", PUZZLE, PUZZLE, "", PUZZLE, "# note", PUZZLE, PUZZLE, PUZZLE, PUZZLE, "", PUZZLE, PUZZLE]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(("options", "expected"), [
+    ({}, 9),
+    ({"start": 4}, 5),
+    ({"start": 12}, 0),
+    ({"every": 2}, 5),          # puzzles 1, 3, 5, 7, 9
+    ({"every": 3}, 3),          # 1, 4, 7
+    ({"every": 10}, 1),
+    ({"start": 1, "every": 4}, 2),  # of the last eight: 1st and 5th
+    ({"limit": 4}, 4),
+    ({"every": 2, "limit": 3}, 3),
+    ({"every": 2, "limit": 30}, 5),
+])
+def test_count_puzzles_counts_the_sample(nine, options, expected):
+    assert count_puzzles(nine, **options) == expected
+
+
+@pytest.mark.parametrize(("out", "fmt", "expected"), [
+    ("rows.csv", None, "csv"), ("rows.jsonl", None, "jsonl"), ("rows.ndjson", None, "jsonl"),
+    ("rows.json", None, "jsonl"), ("rows.parquet", None, "parquet"), (None, None, "csv"), ("rows.txt", None, "csv"),
+    ("rows.csv", "jsonl", "jsonl"),
+])
+def test_format_follows_the_suffix_unless_given(out, fmt, expected):
+    assert format_of(out, fmt) == expected
+
+
+def test_format_of_refuses_an_unknown_format():
+    with pytest.raises(ValueError, match="xml"):
+        format_of("rows.csv", "xml")
+
+
+def test_row_writer_writes_one_line_per_row_in_column_order():
+    rows = [{"error": None, "line": 3, "ok": True}, {"line": 4, "error": "bad", "ok": False}]
+    csv_out = io.StringIO()
+    RowWriter(csv_out, "csv", ["line", "ok", "error"], header=True).write(rows)
+    assert csv_out.getvalue() == "line,ok,error\n3,1,\n4,0,bad\n"
+    jsonl_out = io.StringIO()
+    RowWriter(jsonl_out, "jsonl", ["line", "ok", "error"], header=True).write(rows)
+    lines = jsonl_out.getvalue().splitlines()
+    assert [list(json.loads(line)) for line in lines] == [["line", "ok", "error"]] * 2
+    assert json.loads(lines[0]) == {"line": 3, "ok": True, "error": None}
