@@ -24,6 +24,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from linkgraph.bitops import pack
 from linkgraph.errors import NotationError, OptionError, PuzzleFormatError
 from linkgraph.model import Candidate, Cell, House, SetX
 
@@ -118,6 +119,12 @@ class Geometry:
         return _frozen(m)
 
     @cached_property
+    def peer_words(self) -> np.ndarray:
+        """`peers` packed (`linkgraph.bitops.pack`), one row of uint64 words per cell, with an
+        all-ones last row for padding (index ``number_of_cells``)."""
+        return _frozen(pack(self.peers, pad=True))
+
+    @cached_property
     def peer_lists(self) -> tuple[np.ndarray, ...]:
         """For each cell, its peer cell indices."""
         return tuple(_frozen(np.flatnonzero(row).astype(np.int32)) for row in self.peers)
@@ -129,6 +136,12 @@ class Geometry:
         m = (inc @ inc.T) > 0
         np.fill_diagonal(m, False)
         return _frozen(m)
+
+    @cached_property
+    def sees_words(self) -> np.ndarray:
+        """`sees` packed (`linkgraph.bitops.pack`), one row of uint64 words per candidate, with an
+        all-ones last row for padding (index ``number_of_candidates``)."""
+        return _frozen(pack(self.sees, pad=True))
 
     @cached_property
     def _house_lookup(self) -> dict[House, int]:

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from linkgraph.bitops import to_int
 from linkgraph.errors import OptionError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
@@ -35,16 +36,12 @@ DEFAULT_ALS_MAX_SIZE = 4
 
 def cell_bits(cands: np.ndarray) -> list[int]:
     """Per digit (index digit-1): a bitmask of the cells holding it (bit i = cell i)."""
-    return [_bits(col) for col in np.asarray(cands, dtype=bool).T]
+    return [to_int(col) for col in np.asarray(cands, dtype=bool).T]
 
 
 def peer_bits(geometry: Geometry) -> list[int]:
     """Per cell: a bitmask of its peer cells."""
-    return [_bits(row) for row in geometry.peers]
-
-
-def _bits(row: np.ndarray) -> int:
-    return int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little")
+    return [to_int(row) for row in geometry.peers]
 
 
 def als_records(grid: Grid, *, max_size: int = DEFAULT_ALS_MAX_SIZE) -> Iterator[tuple[Als, int, tuple[int, ...]]]:

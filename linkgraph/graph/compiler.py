@@ -33,7 +33,7 @@ from itertools import combinations
 
 import numpy as np
 
-from linkgraph.bitops import popcount_table
+from linkgraph.bitops import pack, popcount_table, unpack
 from linkgraph.errors import check_choice
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
@@ -153,18 +153,6 @@ def _als_table(g: Geometry, w: int) -> tuple[np.ndarray, np.ndarray]:
     cells.setflags(write=False)
     size.setflags(write=False)
     return cells, size
-
-
-@lru_cache(maxsize=16)
-def _peer_words(g: Geometry) -> np.ndarray:
-    """Peers of each cell as little-endian bit words ``(cells + 1, words)``; the extra row is all ones."""
-    ext = np.vstack([g.peers, np.ones((1, g.number_of_cells), dtype=bool)])
-    words = -(-g.number_of_cells // 64)
-    padded = np.zeros((len(ext), 64 * words), dtype=bool)
-    padded[:, : g.number_of_cells] = ext
-    out = np.packbits(padded, axis=1, bitorder="little").view(np.uint64)
-    out.setflags(write=False)
-    return out
 
 
 class _Groups(Sequence):
@@ -337,10 +325,7 @@ def _group_links(grid: Grid, flag: np.ndarray, cand_node: np.ndarray, nc: int) -
     live = flag  # live candidates with a node, plus a dead slot (a group's members always have nodes)
     dig = np.arange(n)
     has = live[T.icand0[:, :, None] + dig]  # (I, w, n)
-    if T.bit.size <= 8:  # (I, n): which cells of the intersection hold the digit, as bits
-        mask = np.packbits(has, axis=1, bitorder="little")[:, 0, :]
-    else:
-        mask = np.tensordot(T.bit, has, axes=(0, 1))
+    mask = (has * T.bit[None, :, None]).sum(axis=1)  # (I, n): the cells of the intersection holding the digit, as bits
     size = popcount_table(T.bit.size)[mask]
     gi, gd = np.nonzero(size >= 2)
     if not len(gi):
@@ -429,13 +414,13 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, base: int) -> t
     ay = np.flatnonzero(cnt)  # a * n + y
     if len(ay):
         ea, ey = ay // n, ay % n
-        peers = _peer_words(g)  # (cells + 1, words); the padding row: all ones
+        peers = g.peer_words  # (cells + 1, words); the padding row: all ones
         holder = np.where(P.reshape(w, -1).take(ay, axis=1), cells.take(ea, axis=1), ncells)  # (w, rows)
         seen = peers.take(holder[0], axis=0)
         for j in range(1, w):
             seen &= peers.take(holder[j], axis=0)
-        seen &= _digit_words(grid).take(ey, axis=0)
-        flat = np.flatnonzero(np.unpackbits(seen.view(np.uint8), axis=1, count=ncells, bitorder="little").view(bool))
+        seen &= pack(grid.cands.T).take(ey, axis=0)
+        flat = np.flatnonzero(unpack(seen, ncells))
         r = flat // ncells
         ec = flat - r * ncells
         ea, ey = ea.take(r), ey.take(r)
@@ -449,11 +434,3 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, base: int) -> t
                        2 * cand_node[ec.take(r) * n + ey.take(r)] + 1, prio.take(ax // n)))
     return np.where(cells < ncells, cells, -1).T, blocks
 
-
-def _digit_words(grid: Grid) -> np.ndarray:
-    """(n, words) uint64: the cells holding each digit, as bit words."""
-    g = grid.geometry
-    words = -(-g.number_of_cells // 64)
-    padded = np.zeros((g.size, 64 * words), dtype=bool)
-    padded[:, : g.number_of_cells] = grid.cands.T
-    return np.packbits(padded, axis=1, bitorder="little").view(np.uint64)
