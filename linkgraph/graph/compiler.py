@@ -48,23 +48,14 @@ __all__ = ["FAMILIES", "LiteralGraph", "compile_digraph", "compile_grid"]
 # ---- geometry tables (cached per geometry) ----------------------------------
 @lru_cache(maxsize=16)
 def _intersections(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Box-line intersections of >= 2 cells: (cells (I, w) padded -1, line house, box house)."""
-    lines = [h for h, house in enumerate(g.houses) if house.kind in ("row", "col", "diag")]
-    boxes = [h for h, house in enumerate(g.houses) if house.kind in ("box", "region", "window")]
-    rows, lh, bh = [], [], []
-    for b in boxes:
-        bcells = set(g.house_cells[b].tolist())
-        for h in lines:
-            common = sorted(bcells.intersection(g.house_cells[h].tolist()))
-            if 2 <= len(common) < g.size:
-                rows.append(common)
-                lh.append(h)
-                bh.append(b)
-    w = max((len(r) for r in rows), default=1)
-    cells = np.full((len(rows), w), -1, dtype=np.int64)
-    for i, r in enumerate(rows):
-        cells[i, : len(r)] = r
-    return cells, np.array(lh, dtype=np.int64), np.array(bh, dtype=np.int64)
+    """`Geometry.box_lines` (boxes, regions, windows with rows, columns, diagonals) as arrays:
+    (cells (I, w) padded -1, line house, box house)."""
+    found = g.box_lines()
+    w = max((len(c) for _, _, c in found), default=1)
+    cells = np.full((len(found), w), -1, dtype=np.int64)
+    for i, (_, _, c) in enumerate(found):
+        cells[i, : len(c)] = c
+    return cells, np.array([h for _, h, _ in found], dtype=np.int64), np.array([b for b, _, _ in found], dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)

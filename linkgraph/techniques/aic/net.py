@@ -13,9 +13,10 @@ AICs, and the base of the ALS chains in `linkgraph.techniques.als.chains`).
 `linkgraph.techniques.aic.search` and the ALS chains (public names of the
 package, not of linkgraph).
 
-Everything is computed on rows of packed bits (`linkgraph.bitops`), one bit per node, from tables
-kept per geometry (`_tables`): each candidate's sets and the candidates it sees,
-each intersection's places, and the sets holding each pattern of its places.
+Everything is computed on rows of packed bits (`linkgraph.bitops`), one bit
+per node, from tables kept per geometry (`_tables`): each candidate's sets and
+the candidates it sees, each intersection's places, and the sets holding each
+pattern of its places.
 """
 
 from __future__ import annotations
@@ -91,20 +92,20 @@ class Net:
 
 @lru_cache(maxsize=8)
 def _intersections(g) -> np.ndarray:
-    """(intersections, width) cells of each box-line intersection with 2+ cells, boxes first, then
-    lines, in house order; -1 pads the narrower ones."""
-    boxes = [h for h, house in enumerate(g.houses) if house.kind == "box"]
-    lines = [h for h, house in enumerate(g.houses) if house.kind in ("row", "col")]
-    out = []
-    for b in boxes:
-        box_cells = set(int(c) for c in g.house_cells[b])
-        for h in lines:
-            cells = sorted(box_cells.intersection(int(c) for c in g.house_cells[h]))
-            if len(cells) >= 2:
-                out.append(cells)
-    width = max((len(c) for c in out), default=2)
-    table = np.full((len(out), width), -1, dtype=np.intp)
-    for i, cells in enumerate(out):
+    """(intersections, width) cells of each box-line intersection (`Geometry.box_lines` of a box
+    with a row or a column), by box then line; -1 pads the narrower ones.
+
+    Only boxes and rows or columns, as grouped AICs are defined (HoDoKu, SudokuWiki): the
+    intersections of a diagonal, a window or a jigsaw region give no group node here. Such a
+    node would be sound (its links come from every set X holding its places, diagonals and
+    windows included, see `_tables`) but it is left out: in Windoku a row-box and a row-window
+    intersection can hold the same places (one node twice), and the variant rungs' results
+    would change. The forcing chains' compiled graph (`linkgraph.graph.compiler`) does use them.
+    """
+    found = g.box_lines(boxes=("box",), lines=("row", "col"))
+    width = max((len(c) for _, _, c in found), default=2)
+    table = np.full((len(found), width), -1, dtype=np.intp)
+    for i, (_, _, cells) in enumerate(found):
         table[i, : len(cells)] = cells
     return table
 
