@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
@@ -37,6 +36,7 @@ from linkgraph.bitops import pack, popcount_table, unpack
 from linkgraph.errors import check_choice
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
+from linkgraph.graph.als import als_cells
 from linkgraph.graph.compiled import (  # the structure, re-exported: FAMILIES, LiteralGraph, compile_digraph
     F_ALS, F_CELL, F_GROUP, F_HOUSE, FAMILIES, KINDS, STRONG, WEAK, LiteralGraph, compile_digraph,
 )
@@ -118,32 +118,6 @@ def _group_tables(g: Geometry) -> _GroupTables:
 @lru_cache(maxsize=16)
 def _set_texts(g: Geometry) -> tuple[str, ...]:
     return tuple(str(g.setx(s)) for s in range(g.number_of_sets))
-
-
-@lru_cache(maxsize=64)
-def _combos(k: int, m: int) -> np.ndarray:
-    return np.array(list(combinations(range(k), m)), dtype=np.int64).reshape(-1, m)
-
-
-@lru_cache(maxsize=16)
-def _als_table(g: Geometry, w: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every set of 2..w cells inside one house, once: (cells (w, C) padded with the cell
-    count, size (C,)), in (size, cells) order (the order of ALS via codes)."""
-    hc = g.house_cells.astype(np.int64)
-    k = hc.shape[1]
-    pad = g.number_of_cells
-    found = set()
-    for m in range(2, w + 1):
-        for row in np.sort(hc[:, _combos(k, m)], axis=2).reshape(-1, m).tolist():
-            found.add((m, *row))
-    rows = sorted(found)
-    cells = np.full((w, len(rows)), pad, dtype=np.int64)
-    for c, (m, *row) in enumerate(rows):
-        cells[:m, c] = row
-    size = np.array([r[0] for r in rows], dtype=np.int64)
-    cells.setflags(write=False)
-    size.setflags(write=False)
-    return cells, size
 
 
 class _Groups(Sequence):
@@ -377,18 +351,11 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, base: int) -> t
     if w < 2:
         return np.zeros((0, 1), dtype=np.int64), []
     cands = grid.cands
-    bits = cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
-    bits = np.where(grid.counts >= 2, bits, (1 << (n + 1)) - 1)  # solved cells never join an ALS
-    bits = np.append(bits, 0)  # the padding cell
-    tcells, tsize = _als_table(g, w)
-    u = bits.take(tcells[0])
-    for j in range(1, w):
-        u |= bits.take(tcells[j])
-    pick = np.flatnonzero(popcount_table(n + 1).take(u) == tsize + 1)
-    if not len(pick):
+    found = als_cells(grid, max_size=w, min_size=2)  # by size, then cells: the order of ALS via codes
+    if not len(found):
         return np.zeros((0, 1), dtype=np.int64), []
-    cells = tcells.take(pick, axis=1)  # (w, A), padded with ncells
-    A = len(pick)
+    cells = np.ascontiguousarray(found.T)  # (w, A), padded with ncells
+    A = len(found)
     P = np.concatenate((cands, np.zeros((1, n), dtype=bool))).take(cells, axis=0)  # (w, A, n)
     cnt = P.sum(axis=0)  # (A, n)
     pos = (P * cells[:, :, None]).sum(axis=0)  # (A, n): the cell of a single digit (used only there)

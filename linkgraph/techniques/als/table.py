@@ -6,9 +6,8 @@ links off one `AlsTable` per grid, built by `als_table`.
 
 ALSs have 1 to `DEFAULT_ALS_MAX_SIZE` (4) cells, the link graph's default
 (see `linkgraph.graph.als` for why); pass ``max_size`` for larger sets. They are
-found in numpy, for all houses at once, over every set of k cells of a house
-(listed once per geometry; a cell with more than ``max_size + 1`` candidates
-never belongs to one), smallest first, then by cells. `AlsTable` then
+those of `linkgraph.graph.als.als_cells` (the one enumeration: numpy, all houses
+at once), smallest first, then by cells. `AlsTable` then
 computes, once per grid, every relation between two ALSs with bitwise
 operations on masks packed in 64-bit words (no BLAS call, which is slow under
 thread contention). Per digit and set, its places and the cells seeing all of
@@ -32,12 +31,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
-from linkgraph.graph.als import DEFAULT_ALS_MAX_SIZE, cell_bits
-from linkgraph.bitops import bitcount, bits, nonzero2, pack, popcount_table, to_int, unpack
+from linkgraph.graph.als import DEFAULT_ALS_MAX_SIZE, als_cells, cell_bits
+from linkgraph.bitops import bits, nonzero2, pack, to_int, unpack
 from linkgraph.errors import OptionError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
@@ -52,13 +50,6 @@ _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @lru_cache(maxsize=8)
-def _combos(size: int, max_size: int) -> tuple[np.ndarray, ...]:
-    """Per k in 1..max_size: every increasing k-tuple of positions 0..size-1, one row each."""
-    return tuple(np.array(list(combinations(range(size), k)), dtype=np.intp).reshape(-1, k)
-                 for k in range(1, min(max_size, size) + 1))
-
-
-@lru_cache(maxsize=8)
 def _cell_words(geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
     """Per cell, packed, as (words, cells + 1): its peers and itself; column number_of_cells pads
     (every cell; none)."""
@@ -67,41 +58,6 @@ def _cell_words(geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
     peers.setflags(write=False)
     own.setflags(write=False)
     return peers, own
-
-
-@lru_cache(maxsize=8)
-def _house_sets(geometry: Geometry, max_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every set of 1 to max_size cells of one house, once, by size then cells (number_of_cells
-    pads); the same transposed, (max_size, sets); and the digit count an ALS of its cells has
-    (its size + 1)."""
-    ncells = geometry.number_of_cells
-    found = []
-    for k, combos in enumerate(_combos(geometry.size, max_size), 1):
-        cells = np.unique(np.sort(geometry.house_cells[:, combos].reshape(-1, k), axis=1), axis=0)
-        pad = np.full((len(cells), max_size), ncells, dtype=np.intp)
-        pad[:, :k] = cells
-        found.append(pad)
-    rows = np.concatenate(found)
-    need = (rows < ncells).sum(axis=1) + 1
-    columns = np.ascontiguousarray(rows.T)
-    for a in (rows, columns, need):
-        a.setflags(write=False)
-    return rows, columns, need
-
-
-def _find_sets(grid: Grid, max_size: int) -> np.ndarray:
-    """The cells of every ALS of `grid` (rows padded with number_of_cells), smallest first, then by cells."""
-    geo = grid.geometry
-    n, ncells = geo.size, geo.number_of_cells
-    rows, columns, need = _house_sets(geo, max_size)
-    masks = np.zeros(ncells + 1, dtype=np.int64)  # the padding holds no digit
-    masks[:ncells] = grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
-    # a solved cell counts n + 2 digits, more than any set needs (a cell with more than
-    # max_size + 1 digits is too many already)
-    masks[:ncells][grid.cands.sum(axis=1) < 2] = (1 << (n + 2)) - 1
-    union = np.bitwise_or.reduce(masks.take(columns), axis=0)
-    count = popcount_table(n + 2).take(union) if n <= 14 else bitcount(union).astype(np.int64)
-    return rows[count == need]
 
 
 def _gather(rows: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -152,7 +108,7 @@ class AlsTable:
         n, ncells = geo.size, geo.number_of_cells
         cands = grid.cands
         self.digit_cells = tuple(cell_bits(cands))
-        self.cells = cellrows = _find_sets(grid, max_size)
+        self.cells = cellrows = als_cells(grid, max_size=max_size)
         N, K = cellrows.shape
         wj = (N + 63) // 64  # words over sets
         # word-major layouts inside, (..., words, sets), so that no operand broadcasts along the last axis
