@@ -4,7 +4,7 @@ Bit order
 ---------
 Booleans are packed into ``uint64`` words one way everywhere: **bit j of a row is bit
 ``j % 64`` of word ``j // 64``** (little-endian: `np.packbits` with ``bitorder="little"``,
-the words read as little-endian ``uint64`` on any host). So bit j of a row is the
+the bytes read as little-endian ``uint64``, `WORD`, the native type on x86 and ARM). So bit j of a row is the
 Python expression ``int(words[j >> 6]) >> (j & 63) & 1``, and a row of words read as
 one Python int (`to_int`) has bit j set for column j.
 
@@ -21,10 +21,11 @@ Packing: `pack` (rows of bools, with an optional padding row of all ones or all
 zeros), `pack_columns` (the same for the columns, without a transposed copy),
 `pack_pairs` (bits given as (row, column) index pairs), `identity` (bit i of row i);
 reading: `unpack` (the first n bits of each row), `bit_column` (one bit of each row),
-`to_int`. Counting: `bitcount` counts the set bits of each element (``np.bitwise_count``
-on numpy 2, a byte table before), `popcount_rows` those of each row of words,
-`popcount_table` holds the counts of every n-bit number, ``nonzero2`` is a faster
-``np.nonzero`` for 2-d arrays, `bits` lists the set bits of a Python int.
+`to_int` and `to_ints` (rows as Python ints). Counting: `bitcount` counts the set bits
+of each element (``np.bitwise_count`` on numpy 2, a byte table before), `popcount_rows`
+those of each row of words, `popcount_table` holds the counts of every n-bit number,
+``nonzero2`` is a faster ``np.nonzero`` for 2-d arrays, `bits` lists the set bits of a
+Python int.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy as np
 
 __all__ = [
     "WORD", "bit_column", "bitcount", "bits", "identity", "nonzero2", "number_of_words", "pack", "pack_columns",
-    "pack_pairs", "popcount_rows", "popcount_table", "to_int", "unpack",
+    "pack_pairs", "popcount_rows", "popcount_table", "to_int", "to_ints", "unpack",
 ]
 
 #: The word type of every packed array: little-endian uint64 (the native uint64 on x86 and ARM).
@@ -68,7 +69,7 @@ def pack(rows: np.ndarray, *, words: int | None = None, pad: bool | None = None)
     R, K = rows.shape[0], rows.shape[-1]
     W = number_of_words(K) if words is None else words
     out = np.zeros((R + (pad is not None),) + rows.shape[1:-1] + (W * 8,), dtype=np.uint8)
-    out[:R, ..., : (K + 7) >> 3] = np.packbits(rows, axis=-1, bitorder="little")
+    out[:R, ..., : (K + 7) >> 3] = np.packbits(np.ascontiguousarray(rows), axis=-1, bitorder="little")  # (strided: slow)
     if pad:
         out[R] = 255
     return out.view(WORD)
@@ -146,9 +147,22 @@ def to_int(row: np.ndarray) -> int:
     >>> lg.bitops.to_int(np.array([True, False, True])), lg.bitops.to_int(np.array([5, 1], dtype=np.uint64))
     (5, 18446744073709551621)
     """
+    if row.dtype == WORD:
+        return int.from_bytes(row.tobytes(), "little")
     if row.dtype == bool:
         return int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little")
-    return int.from_bytes(np.ascontiguousarray(row, dtype=WORD).tobytes(), "little")
+    return int.from_bytes(row.astype(WORD).tobytes(), "little")
+
+
+def to_ints(words: np.ndarray) -> list[int]:
+    """Each row of `words` ``(R, words)`` as a Python int (`to_int` of each, from one copy).
+
+    >>> lg.bitops.to_ints(np.array([[5, 1], [0, 2]], dtype=np.uint64))
+    [18446744073709551621, 36893488147419103232]
+    """
+    data = np.ascontiguousarray(words, dtype=WORD).tobytes()
+    step = words.shape[-1] * 8
+    return [int.from_bytes(data[i : i + step], "little") for i in range(0, len(data), step)]
 
 
 def popcount_rows(words: np.ndarray) -> np.ndarray:

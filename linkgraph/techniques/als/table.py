@@ -35,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 from linkgraph.graph.als import DEFAULT_ALS_MAX_SIZE, als_cells, cell_bits
-from linkgraph.bitops import bits, nonzero2, pack, to_int, unpack
+from linkgraph.bitops import bits, nonzero2, pack, to_ints, unpack
 from linkgraph.errors import OptionError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
@@ -172,8 +172,8 @@ class AlsTable:
             digits = 0
             for d in np.flatnonzero(self.has[i]):
                 digits |= 1 << int(d)
-            places = tuple(to_int(row) for row in self.places[:, i])
-            seeall = tuple(to_int(row) for row in self.seeall[:, i])
+            places = tuple(to_ints(self.places[:, i]))
+            seeall = tuple(to_ints(self.seeall[:, i]))
             cellmask = 0
             for c in cells:
                 cellmask |= 1 << c
