@@ -113,13 +113,14 @@ def als_cells(grid: Grid, *, max_size: int = DEFAULT_ALS_MAX_SIZE, min_size: int
     n, ncells = geo.size, geo.number_of_cells
     rows, columns, need = _house_sets(geo, max_size, min_size)
     masks = np.zeros(ncells + 1, dtype=np.int64)  # the padding holds no digit
-    masks[:ncells] = grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
     # a solved cell counts n + 2 digits, more than any set needs (a cell with more than
     # max_size + 1 digits is too many already)
-    masks[:ncells][grid.cands.sum(axis=1) < 2] = (1 << (n + 2)) - 1
-    union = np.bitwise_or.reduce(masks.take(columns), axis=0)
+    masks[:ncells] = np.where(grid.counts >= 2, grid.cands @ (1 << np.arange(n, dtype=np.int64)), (1 << (n + 2)) - 1)
+    union = masks.take(columns[0])
+    for column in columns[1:]:
+        union |= masks.take(column)
     count = popcount_table(n + 2).take(union) if n <= 14 else bitcount(union).astype(np.int64)
-    return rows[count == need]
+    return rows.take(np.flatnonzero(count == need), axis=0)
 
 
 def als_records(grid: Grid, *, max_size: int = DEFAULT_ALS_MAX_SIZE) -> Iterator[tuple[Als, int, tuple[int, ...]]]:
