@@ -1,8 +1,31 @@
-"""Bit counting on numpy arrays, shared by the chain compiler and the techniques.
+"""Bit packing and bit counting on numpy arrays: the one bit-packing API of the package.
 
-``bitcount`` counts the set bits of each element (``np.bitwise_count`` on numpy 2,
-a byte table before), ``popcount_table`` holds the counts of every n-bit number,
-``nonzero2`` is a faster ``np.nonzero`` for 2-d arrays.
+Bit order
+---------
+Booleans are packed into ``uint64`` words one way everywhere: **bit j of a row is bit
+``j % 64`` of word ``j // 64``** (little-endian: `np.packbits` with ``bitorder="little"``,
+the bytes read as little-endian ``uint64``, `WORD`, the native type on x86 and ARM). So bit j of a row is the
+Python expression ``int(words[j >> 6]) >> (j & 63) & 1``, and a row of words read as
+one Python int (`to_int`) has bit j set for column j.
+
+>>> rows = np.array([[True, False, True], [False, True, False]])
+>>> words = lg.bitops.pack(rows)
+>>> words.tolist()  # row 0: bits 0 and 2; row 1: bit 1
+[[5], [2]]
+>>> lg.bitops.unpack(words, 3).tolist() == rows.tolist()
+True
+>>> lg.bitops.bit_column(words, 2).tolist(), lg.bitops.to_int(words[0])
+([True, False], 5)
+
+Packing: `pack` (rows of bools, with an optional padding row of all ones or all
+zeros), `pack_columns` (the same for the columns, without a transposed copy),
+`pack_pairs` (bits given as (row, column) index pairs), `identity` (bit i of row i);
+reading: `unpack` (the first n bits of each row), `bit_column` (one bit of each row),
+`to_int` and `to_ints` (rows as Python ints). Counting: `bitcount` counts the set bits
+of each element (``np.bitwise_count`` on numpy 2, a byte table before), `popcount_rows`
+those of each row of words, `popcount_table` holds the counts of every n-bit number,
+``nonzero2`` is a faster ``np.nonzero`` for 2-d arrays, `bits` lists the set bits of a
+Python int.
 """
 
 from __future__ import annotations
@@ -11,7 +34,144 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["bitcount", "bits", "nonzero2", "popcount_table"]
+__all__ = [
+    "WORD", "bit_column", "bitcount", "bits", "identity", "nonzero2", "number_of_words", "pack", "pack_columns",
+    "pack_pairs", "popcount_rows", "popcount_table", "to_int", "to_ints", "unpack",
+]
+
+#: The word type of every packed array: little-endian uint64 (the native uint64 on x86 and ARM).
+WORD = np.dtype("<u8")
+
+_WEIGHTS = (np.uint8(1) << np.arange(8, dtype=np.uint8))[None, :, None]  # bit i of a byte: weight 2**i
+
+
+def number_of_words(bits: int) -> int:
+    """Words holding `bits` bits: ``ceil(bits / 64)``.
+
+    >>> lg.bitops.number_of_words(64), lg.bitops.number_of_words(65)
+    (1, 2)
+    """
+    return (bits + 63) >> 6
+
+
+def pack(rows: np.ndarray, *, words: int | None = None, pad: bool | None = None) -> np.ndarray:
+    """Bool `rows` ``(R, K)`` packed into words ``(R, words)`` (bit j of a row: column j).
+
+    `words` defaults to `number_of_words` ``(K)``; with `pad` (True or False) a last row of
+    all ones or all zeros is added, for index arrays padded with ``R``. Arrays of more
+    dimensions pack along their last axis, ``(..., K)`` to ``(..., words)`` (the padding
+    row goes along the first).
+
+    >>> w = lg.bitops.pack(np.array([[True, False, True]]), pad=True)
+    >>> w.shape, lg.bitops.unpack(w, 3).tolist()
+    ((2, 1), [[True, False, True], [True, True, True]])
+    """
+    R, K = rows.shape[0], rows.shape[-1]
+    W = number_of_words(K) if words is None else words
+    out = np.zeros((R + (pad is not None),) + rows.shape[1:-1] + (W * 8,), dtype=np.uint8)
+    out[:R, ..., : (K + 7) >> 3] = np.packbits(np.ascontiguousarray(rows), axis=-1, bitorder="little")  # (strided: slow)
+    if pad:
+        out[R] = 255
+    return out.view(WORD)
+
+
+def pack_columns(a: np.ndarray, *, words: int | None = None, pad: bool | None = None) -> np.ndarray:
+    """``pack(a.T, words=words, pad=pad)``, faster for a wide `a` (no transposed copy of `a`).
+
+    >>> a = np.array([[True, False], [False, False], [True, True]])
+    >>> bool((lg.bitops.pack_columns(a, pad=True) == lg.bitops.pack(a.T, pad=True)).all())
+    True
+    """
+    K, R = a.shape
+    nb = (number_of_words(K) if words is None else words) * 8
+    b = np.zeros((nb * 8, R), dtype=np.uint8)
+    b[:K] = a
+    out = np.zeros((R + (pad is not None), nb), dtype=np.uint8)
+    out[:R] = (b.reshape(nb, 8, R) * _WEIGHTS).sum(axis=1, dtype=np.uint8).T
+    if pad:
+        out[R] = 255
+    return out.view(WORD)
+
+
+def pack_pairs(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int], *, words: int | None = None) -> np.ndarray:
+    """Words ``(R, words)`` for `shape` ``(R, K)``, with bit ``cols[i]`` of row ``rows[i]`` set
+    for every i and no other: ``pack`` of the bools set at those pairs.
+
+    >>> lg.bitops.pack_pairs(np.array([0, 1, 1]), np.array([0, 0, 65]), (2, 70)).tolist()
+    [[1, 0], [1, 2]]
+    """
+    R, K = shape
+    W = number_of_words(K) if words is None else words
+    bools = np.zeros((R, W * 64), dtype=bool)
+    bools[rows, cols] = True
+    return np.packbits(bools, axis=1, bitorder="little").view(WORD)
+
+
+@lru_cache(maxsize=64)
+def identity(n: int) -> np.ndarray:
+    """``pack(np.eye(n, dtype=bool), words=max(1, number_of_words(n)))``: bit i of row i alone;
+    read-only (cached).
+
+    >>> lg.bitops.identity(3).tolist()
+    [[1], [2], [4]]
+    """
+    out = np.zeros((n, max(1, number_of_words(n))), dtype=WORD)
+    i = np.arange(n)
+    out[i, i >> 6] = np.left_shift(np.uint64(1), (i & 63).astype(np.uint64))
+    out.setflags(write=False)
+    return out
+
+
+def unpack(words: np.ndarray, count: int) -> np.ndarray:
+    """The first `count` bits of each row of `words` (``(..., words)``), as bool ``(..., count)``.
+
+    >>> lg.bitops.unpack(np.array([[5], [2]], dtype=np.uint64), 3).tolist()
+    [[True, False, True], [False, True, False]]
+    """
+    b = np.ascontiguousarray(words, dtype=WORD).view(np.uint8)
+    return np.unpackbits(b, axis=-1, count=count, bitorder="little").view(bool)
+
+
+def bit_column(words: np.ndarray, j: int) -> np.ndarray:
+    """Bit `j` of each row of `words` ``(R, words)``, as bool ``(R,)``: column j of the packed rows.
+
+    >>> lg.bitops.bit_column(np.array([[5], [2]], dtype=np.uint64), 0).tolist()
+    [True, False]
+    """
+    return (words[:, j >> 6] >> np.uint64(j & 63)) & np.uint64(1) == 1
+
+
+def to_int(row: np.ndarray) -> int:
+    """One row, of bools or of packed words, as a Python int: bit j set for column j.
+
+    >>> lg.bitops.to_int(np.array([True, False, True])), lg.bitops.to_int(np.array([5, 1], dtype=np.uint64))
+    (5, 18446744073709551621)
+    """
+    if row.dtype == WORD:
+        return int.from_bytes(row.tobytes(), "little")
+    if row.dtype == bool:
+        return int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little")
+    return int.from_bytes(row.astype(WORD).tobytes(), "little")
+
+
+def to_ints(words: np.ndarray) -> list[int]:
+    """Each row of `words` ``(R, words)`` as a Python int (`to_int` of each, from one copy).
+
+    >>> lg.bitops.to_ints(np.array([[5, 1], [0, 2]], dtype=np.uint64))
+    [18446744073709551621, 36893488147419103232]
+    """
+    data = np.ascontiguousarray(words, dtype=WORD).tobytes()
+    step = words.shape[-1] * 8
+    return [int.from_bytes(data[i : i + step], "little") for i in range(0, len(data), step)]
+
+
+def popcount_rows(words: np.ndarray) -> np.ndarray:
+    """Set bits of each row of `words` (summed over the last axis), int64.
+
+    >>> lg.bitops.popcount_rows(np.array([[5, 1], [0, 2]], dtype=np.uint64)).tolist()
+    [3, 1]
+    """
+    return bitcount(words).sum(axis=-1, dtype=np.int64)
 
 
 _BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)

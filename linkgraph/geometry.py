@@ -24,6 +24,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from linkgraph.bitops import pack
 from linkgraph.errors import NotationError, OptionError, PuzzleFormatError
 from linkgraph.model import Candidate, Cell, House, SetX
 
@@ -118,6 +119,12 @@ class Geometry:
         return _frozen(m)
 
     @cached_property
+    def peer_words(self) -> np.ndarray:
+        """`peers` packed (`linkgraph.bitops.pack`), one row of uint64 words per cell, with an
+        all-ones last row for padding (index ``number_of_cells``)."""
+        return _frozen(pack(self.peers, pad=True))
+
+    @cached_property
     def peer_lists(self) -> tuple[np.ndarray, ...]:
         """For each cell, its peer cell indices."""
         return tuple(_frozen(np.flatnonzero(row).astype(np.int32)) for row in self.peers)
@@ -129,6 +136,52 @@ class Geometry:
         m = (inc @ inc.T) > 0
         np.fill_diagonal(m, False)
         return _frozen(m)
+
+    @cached_property
+    def intersections(self) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
+        """Every two houses sharing 2 to ``size - 1`` cells, as ``((h1, h2), cells)``: house
+        indices ``h1 < h2`` and the shared cells ascending, by ``(h1, h2)``.
+
+        The one intersection table: a box and a line in classic grids; in the variants also a
+        diagonal or a window with a box or a line, a window with a box (4 cells) and a region
+        with a line. Group nodes live in these cells (`linkgraph.graph.links`); `box_lines`
+        orients the box-line ones.
+
+        >>> g = lg.geometry.classic()
+        >>> len(g.intersections), [str(g.houses[h]) for h in g.intersections[0][0]], g.intersections[0][1]
+        (54, ['r1', 'b1'], (0, 1, 2))
+        """
+        member = np.zeros((len(self.houses), self.number_of_cells), dtype=np.int32)
+        member[np.repeat(np.arange(len(self.houses)), self.size), self.house_cells.ravel()] = 1
+        overlap = np.triu(member @ member.T, 1)
+        out = []
+        for h1, h2 in zip(*np.nonzero((overlap >= 2) & (overlap < self.size))):
+            out.append(((int(h1), int(h2)), tuple(np.flatnonzero(member[h1] & member[h2]).tolist())))
+        return tuple(out)
+
+    def box_lines(self, *, boxes: tuple[str, ...] = ("box", "region", "window"),
+                  lines: tuple[str, ...] = ("row", "col", "diag")) -> list[tuple[int, int, tuple[int, ...]]]:
+        """The `intersections` of a house of a kind in `boxes` with one of a kind in `lines`, as
+        ``(box house, line house, cells)``, by box then line.
+
+        >>> g = lg.geometry.sudoku_x()
+        >>> [(str(g.houses[b]), str(g.houses[h]), cells) for b, h, cells in g.box_lines()][:7:6]
+        [('b1', 'r1', (0, 1, 2)), ('b1', 'd1', (0, 10, 20))]
+        """
+        out = []
+        for (h1, h2), cells in self.intersections:
+            k1, k2 = self.houses[h1].kind, self.houses[h2].kind
+            if k1 in boxes and k2 in lines:
+                out.append((h1, h2, cells))
+            elif k2 in boxes and k1 in lines:
+                out.append((h2, h1, cells))
+        return sorted(out)
+
+    @cached_property
+    def sees_words(self) -> np.ndarray:
+        """`sees` packed (`linkgraph.bitops.pack`), one row of uint64 words per candidate, with an
+        all-ones last row for padding (index ``number_of_candidates``)."""
+        return _frozen(pack(self.sees, pad=True))
 
     @cached_property
     def _house_lookup(self) -> dict[House, int]:

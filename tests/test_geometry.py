@@ -71,3 +71,19 @@ def test_setx_round_trip():
         assert g.set_index(g.setx(s)) == s
     members = {str(g.candidate(k)) for k in g.set_members[g.set_index(lg.SetX.parse("b5#3"))]}
     assert members == {f"r{r}c{c}#3" for r in (4, 5, 6) for c in (4, 5, 6)}
+
+
+@pytest.mark.parametrize("g", [geo.classic(), geo.classic(6), geo.sudoku_x(), geo.windoku(),
+                               geo.jigsaw("1122" "1122" "3344" "3344")], ids=lambda g: g.name)
+def test_intersections_are_every_pair_of_houses_sharing_two_cells_or_more(g):
+    want = {}
+    for h1 in range(len(g.houses)):
+        for h2 in range(h1 + 1, len(g.houses)):
+            cells = sorted(set(g.house_cells[h1].tolist()) & set(g.house_cells[h2].tolist()))
+            if 2 <= len(cells) < g.size:
+                want[h1, h2] = tuple(cells)
+    assert dict(g.intersections) == want
+    assert [pair for pair, _ in g.intersections] == sorted(want)
+    for b, h, cells in g.box_lines():
+        assert g.houses[b].kind in ("box", "region", "window") and g.houses[h].kind in ("row", "col", "diag")
+        assert want[min(b, h), max(b, h)] == cells

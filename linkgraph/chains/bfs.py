@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from linkgraph.bitops import unpack
+
 if TYPE_CHECKING:
     from linkgraph.graph.compiled import LiteralGraph
 
@@ -121,12 +123,12 @@ def bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst: 
         # never reached
         code = np.zeros((D, P), dtype=np.uint8)
         for j, plane in enumerate(planes):
-            bits = np.unpackbits(plane.view(np.uint8), axis=1, count=P, bitorder="little")
+            bits = unpack(plane, P).view(np.uint8)
             if j:
                 np.multiply(bits, np.uint8(1 << j), out=bits)
             code += bits
         d = code.astype(np.int16)
-        unreached = np.unpackbits(unseen.view(np.uint8), axis=1, count=P, bitorder="little")
+        unreached = unpack(unseen, P).view(np.uint8)
         d += np.multiply(unreached, np.int16(INF), dtype=np.int16)
         dist[dsts] = d
         return dist, level - 1

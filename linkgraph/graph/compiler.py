@@ -29,14 +29,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
-from linkgraph.bitops import popcount_table
+from linkgraph.bitops import pack, popcount_table, unpack
 from linkgraph.errors import check_choice
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
+from linkgraph.graph.als import als_cells
 from linkgraph.graph.compiled import (  # the structure, re-exported: FAMILIES, LiteralGraph, compile_digraph
     F_ALS, F_CELL, F_GROUP, F_HOUSE, FAMILIES, KINDS, STRONG, WEAK, LiteralGraph, compile_digraph,
 )
@@ -48,23 +48,14 @@ __all__ = ["FAMILIES", "LiteralGraph", "compile_digraph", "compile_grid"]
 # ---- geometry tables (cached per geometry) ----------------------------------
 @lru_cache(maxsize=16)
 def _intersections(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Box-line intersections of >= 2 cells: (cells (I, w) padded -1, line house, box house)."""
-    lines = [h for h, house in enumerate(g.houses) if house.kind in ("row", "col", "diag")]
-    boxes = [h for h, house in enumerate(g.houses) if house.kind in ("box", "region", "window")]
-    rows, lh, bh = [], [], []
-    for b in boxes:
-        bcells = set(g.house_cells[b].tolist())
-        for h in lines:
-            common = sorted(bcells.intersection(g.house_cells[h].tolist()))
-            if 2 <= len(common) < g.size:
-                rows.append(common)
-                lh.append(h)
-                bh.append(b)
-    w = max((len(r) for r in rows), default=1)
-    cells = np.full((len(rows), w), -1, dtype=np.int64)
-    for i, r in enumerate(rows):
-        cells[i, : len(r)] = r
-    return cells, np.array(lh, dtype=np.int64), np.array(bh, dtype=np.int64)
+    """`Geometry.box_lines` (boxes, regions, windows with rows, columns, diagonals) as arrays:
+    (cells (I, w) padded -1, line house, box house)."""
+    found = g.box_lines()
+    w = max((len(c) for _, _, c in found), default=1)
+    cells = np.full((len(found), w), -1, dtype=np.int64)
+    for i, (_, _, c) in enumerate(found):
+        cells[i, : len(c)] = c
+    return cells, np.array([h for _, h, _ in found], dtype=np.int64), np.array([b for b, _, _ in found], dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,44 +118,6 @@ def _group_tables(g: Geometry) -> _GroupTables:
 @lru_cache(maxsize=16)
 def _set_texts(g: Geometry) -> tuple[str, ...]:
     return tuple(str(g.setx(s)) for s in range(g.number_of_sets))
-
-
-@lru_cache(maxsize=64)
-def _combos(k: int, m: int) -> np.ndarray:
-    return np.array(list(combinations(range(k), m)), dtype=np.int64).reshape(-1, m)
-
-
-@lru_cache(maxsize=16)
-def _als_table(g: Geometry, w: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every set of 2..w cells inside one house, once: (cells (w, C) padded with the cell
-    count, size (C,)), in (size, cells) order (the order of ALS via codes)."""
-    hc = g.house_cells.astype(np.int64)
-    k = hc.shape[1]
-    pad = g.number_of_cells
-    found = set()
-    for m in range(2, w + 1):
-        for row in np.sort(hc[:, _combos(k, m)], axis=2).reshape(-1, m).tolist():
-            found.add((m, *row))
-    rows = sorted(found)
-    cells = np.full((w, len(rows)), pad, dtype=np.int64)
-    for c, (m, *row) in enumerate(rows):
-        cells[:m, c] = row
-    size = np.array([r[0] for r in rows], dtype=np.int64)
-    cells.setflags(write=False)
-    size.setflags(write=False)
-    return cells, size
-
-
-@lru_cache(maxsize=16)
-def _peer_words(g: Geometry) -> np.ndarray:
-    """Peers of each cell as little-endian bit words ``(cells + 1, words)``; the extra row is all ones."""
-    ext = np.vstack([g.peers, np.ones((1, g.number_of_cells), dtype=bool)])
-    words = -(-g.number_of_cells // 64)
-    padded = np.zeros((len(ext), 64 * words), dtype=bool)
-    padded[:, : g.number_of_cells] = ext
-    out = np.packbits(padded, axis=1, bitorder="little").view(np.uint64)
-    out.setflags(write=False)
-    return out
 
 
 class _Groups(Sequence):
@@ -337,10 +290,7 @@ def _group_links(grid: Grid, flag: np.ndarray, cand_node: np.ndarray, nc: int) -
     live = flag  # live candidates with a node, plus a dead slot (a group's members always have nodes)
     dig = np.arange(n)
     has = live[T.icand0[:, :, None] + dig]  # (I, w, n)
-    if T.bit.size <= 8:  # (I, n): which cells of the intersection hold the digit, as bits
-        mask = np.packbits(has, axis=1, bitorder="little")[:, 0, :]
-    else:
-        mask = np.tensordot(T.bit, has, axes=(0, 1))
+    mask = (has * T.bit[None, :, None]).sum(axis=1)  # (I, n): the cells of the intersection holding the digit, as bits
     size = popcount_table(T.bit.size)[mask]
     gi, gd = np.nonzero(size >= 2)
     if not len(gi):
@@ -401,18 +351,11 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, base: int) -> t
     if w < 2:
         return np.zeros((0, 1), dtype=np.int64), []
     cands = grid.cands
-    bits = cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
-    bits = np.where(grid.counts >= 2, bits, (1 << (n + 1)) - 1)  # solved cells never join an ALS
-    bits = np.append(bits, 0)  # the padding cell
-    tcells, tsize = _als_table(g, w)
-    u = bits.take(tcells[0])
-    for j in range(1, w):
-        u |= bits.take(tcells[j])
-    pick = np.flatnonzero(popcount_table(n + 1).take(u) == tsize + 1)
-    if not len(pick):
+    found = als_cells(grid, max_size=w, min_size=2)  # by size, then cells: the order of ALS via codes
+    if not len(found):
         return np.zeros((0, 1), dtype=np.int64), []
-    cells = tcells.take(pick, axis=1)  # (w, A), padded with ncells
-    A = len(pick)
+    cells = np.ascontiguousarray(found.T)  # (w, A), padded with ncells
+    A = len(found)
     P = np.concatenate((cands, np.zeros((1, n), dtype=bool))).take(cells, axis=0)  # (w, A, n)
     cnt = P.sum(axis=0)  # (A, n)
     pos = (P * cells[:, :, None]).sum(axis=0)  # (A, n): the cell of a single digit (used only there)
@@ -429,13 +372,13 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, base: int) -> t
     ay = np.flatnonzero(cnt)  # a * n + y
     if len(ay):
         ea, ey = ay // n, ay % n
-        peers = _peer_words(g)  # (cells + 1, words); the padding row: all ones
+        peers = g.peer_words  # (cells + 1, words); the padding row: all ones
         holder = np.where(P.reshape(w, -1).take(ay, axis=1), cells.take(ea, axis=1), ncells)  # (w, rows)
         seen = peers.take(holder[0], axis=0)
         for j in range(1, w):
             seen &= peers.take(holder[j], axis=0)
-        seen &= _digit_words(grid).take(ey, axis=0)
-        flat = np.flatnonzero(np.unpackbits(seen.view(np.uint8), axis=1, count=ncells, bitorder="little").view(bool))
+        seen &= pack(grid.cands.T).take(ey, axis=0)
+        flat = np.flatnonzero(unpack(seen, ncells))
         r = flat // ncells
         ec = flat - r * ncells
         ea, ey = ea.take(r), ey.take(r)
@@ -449,11 +392,3 @@ def _als_links(grid: Grid, cand_node: np.ndarray, max_size: int, base: int) -> t
                        2 * cand_node[ec.take(r) * n + ey.take(r)] + 1, prio.take(ax // n)))
     return np.where(cells < ncells, cells, -1).T, blocks
 
-
-def _digit_words(grid: Grid) -> np.ndarray:
-    """(n, words) uint64: the cells holding each digit, as bit words."""
-    g = grid.geometry
-    words = -(-g.number_of_cells // 64)
-    padded = np.zeros((g.size, 64 * words), dtype=bool)
-    padded[:, : g.number_of_cells] = grid.cands.T
-    return np.packbits(padded, axis=1, bitorder="little").view(np.uint64)

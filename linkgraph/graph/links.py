@@ -174,18 +174,13 @@ def _candidate_edges(grid: Grid, families: tuple[str, ...], cand) -> list[tuple]
 
 
 def _intersections(grid: Grid) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """(cells, houses holding them all) for each distinct intersection of two houses of 2+ cells."""
+    """(cells, houses holding them all) for each distinct intersection of two houses of 2+ cells
+    (`Geometry.intersections`), by cells."""
     geo = grid.geometry
-    H = len(geo.houses)
-    M = np.zeros((H, geo.number_of_cells), dtype=np.int32)
-    M[np.repeat(np.arange(H), geo.size), geo.house_cells.ravel()] = 1
-    overlap = M @ M.T
     seen: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for h1, h2 in zip(*np.nonzero(np.triu(overlap, 1))):
-        if 2 <= overlap[h1, h2] < geo.size:
-            cells = tuple(np.flatnonzero(M[h1] & M[h2]).tolist())
-            if cells not in seen:
-                seen[cells] = tuple(np.flatnonzero(M[:, list(cells)].all(axis=1)).tolist())
+    for _, cells in geo.intersections:
+        if cells not in seen:
+            seen[cells] = tuple(sorted(set(geo.cell_houses[cells[0]]).intersection(*(geo.cell_houses[c] for c in cells))))
     return sorted(seen.items())
 
 

@@ -1,8 +1,8 @@
 """The bit-parallel propagation engine behind `linkgraph.nets.propagate`.
 
-States are transposed and packed: for each candidate one row of ``uint64``
-words, one bit per branch, so a rule over a set X is a handful of word-wise
-operations over all branches at once (64 per word). Row ``L`` (one past the
+States are transposed and packed (`linkgraph.bitops`: branch b is bit b % 64 of word
+b // 64): for each candidate one row of ``uint64`` words, one bit per branch, so a rule
+over a set X is a handful of word-wise operations over all branches at once (64 per word). Row ``L`` (one past the
 last candidate) is a padding row that is never ON and always OFF, so ragged
 member lists pad to rectangles. Rules and contradictions are those of the
 `linkgraph.nets.propagate` docstring; this module only computes them.
@@ -13,6 +13,8 @@ from __future__ import annotations
 from functools import cached_property
 
 import numpy as np
+
+from linkgraph.bitops import pack, pack_columns, popcount_rows, unpack
 
 __all__ = ["advance"]
 
@@ -126,20 +128,6 @@ def _segments(lists):
     flat = np.concatenate([np.asarray(x, dtype=np.int64) for x in lists]) if len(lists) else np.zeros(0, np.int64)
     starts = np.r_[0, np.cumsum(lens)[:-1]] if len(lists) else np.zeros(0, np.int64)
     return flat, starts.astype(np.int64), np.arange(len(lists))
-
-
-def pack(rows_bool: np.ndarray, W: int) -> np.ndarray:
-    """(B, L) bool -> (L, W) uint64 with bit b of row k = rows_bool[b, k]."""
-    B, L = rows_bool.shape
-    t = np.zeros((L, W * 64), dtype=bool)
-    t[:, :B] = rows_bool.T
-    return np.packbits(t, axis=1, bitorder="little").view(np.uint64).reshape(L, W)
-
-
-def unpack(words: np.ndarray, B: int) -> np.ndarray:
-    """(L, W) uint64 -> (L, B) bool."""
-    L = words.shape[0]
-    return np.unpackbits(np.ascontiguousarray(words).view(np.uint8).reshape(L, -1), axis=1, bitorder="little")[:, :B].astype(bool)
 
 
 def _or_into(dest, values, tgt) -> None:
@@ -276,11 +264,7 @@ def _compact(st, ON, OFF, live, B, t, *, depth, level, track):
 
 def _select(words: np.ndarray, B: int, bs: np.ndarray, W: int) -> np.ndarray:
     """(L, W) words of the branches `bs` of `words` (bit i: branch ``bs[i]``)."""
-    L = words.shape[0]
-    bits = np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")
-    t = np.zeros((L, W * 64), dtype=np.uint8)
-    t[:, : len(bs)] = bits.take(bs, axis=1)  # rows stay contiguous: no transposed copy
-    return np.packbits(t, axis=1, bitorder="little").view(np.uint64)
+    return pack(unpack(words, B).take(bs, axis=1), words=W)  # rows stay contiguous: no transposed copy
 
 
 def _spread(cols: np.ndarray, ib: np.ndarray, W: int) -> np.ndarray:
@@ -324,7 +308,8 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
     """
     B = on.shape[0]
     W = max(1, -(-B // 64))
-    return _advance(st, pack(on, W), pack(off, W), B, depth=depth, level=level, track=track)
+    return _advance(st, pack_columns(on, words=W), pack_columns(off, words=W), B, depth=depth, level=level,
+                    track=track)
 
 
 def _advance(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: int, level: int, track: bool) -> Run:
@@ -336,7 +321,7 @@ def _advance(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: 
     Z[:L, :W] = on_words
     Z[:L, W:] = ~off_words
     ON, NOT = Z[:L, :W], Z[:L, W:]
-    alive = pack(np.ones((B, 1), dtype=bool), W)[0]
+    alive = pack_columns(np.ones((B, 1), dtype=bool), words=W)[0]
     done = np.zeros(W, dtype=np.uint64)
     failed = np.full(B, -1, dtype=np.int32)
     news_on: list = []
@@ -379,7 +364,7 @@ def _advance(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: 
             check = W >= 2
         if check:
             check = False
-            n_live = int(np.unpackbits(live.view(np.uint8)).sum())
+            n_live = int(popcount_rows(live))
             if 2 * (-(-n_live // 64)) <= W:
                 tail, pos, keep = _compact(st, ON, ~NOT, live, B, t, depth=depth, level=level, track=track)
                 failed[keep] = np.where(tail.failed >= 0, tail.failed + (t - 1), failed[keep])
@@ -456,7 +441,7 @@ def _nest(st, ON, NOT, new_off, stopped, B, W, *, depth: int, level: int):
         add[bs[i[hit]], k[hit]] = True
     if not add.any():
         return np.zeros(W, dtype=np.uint64)
-    words = pack(add, W)
+    words = pack_columns(add, words=W)
     NOT &= ~words
     new_off |= words
     return np.bitwise_or.reduce(words, axis=0)

@@ -13,7 +13,6 @@ nodes, with role ``conclusion``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache
 
 import networkx as nx
 import numpy as np
@@ -23,64 +22,7 @@ from linkgraph.grid import Grid, cached
 from linkgraph.model import Candidate, Literal, Role
 from linkgraph.steps import Step, make_step
 
-__all__ = [
-    "SharedSearch", "bit_column", "house_places", "length_bonus", "makes_progress", "packed", "packed_columns", "pattern_step",
-    "sees_packed", "unpacked",
-]
-
-
-def packed(rows: np.ndarray, *, pad: bool) -> np.ndarray:
-    """Bool `rows` packed into uint64 words (bit j of a row: column j), plus a last row of all `pad`.
-
-    >>> w = packed(np.array([[True, False, True]]), pad=True)
-    >>> w.shape, unpacked(w, 3).tolist()
-    ((2, 1), [[True, False, True], [True, True, True]])
-    """
-    n, m = rows.shape
-    out = np.zeros((n + 1, (m + 63) // 64 * 8), dtype=np.uint8)
-    out[:n, : (m + 7) // 8] = np.packbits(rows, axis=1)
-    if pad:
-        out[n] = 255
-    return out.view(np.uint64)
-
-
-_BYTE = np.array([128, 64, 32, 16, 8, 4, 2, 1], dtype=np.uint8)[None, :, None]
-
-
-def packed_columns(a: np.ndarray, *, pad: bool) -> np.ndarray:
-    """``packed(a.T, pad=pad)``, faster for a wide `a` (no transposed copy of `a`).
-
-    >>> a = np.array([[True, False], [False, False], [True, True]])
-    >>> bool((packed_columns(a, pad=True) == packed(a.T, pad=True)).all())
-    True
-    """
-    n, m = a.shape
-    nb = (n + 63) // 64 * 8
-    b = np.zeros((nb * 8, m), dtype=np.uint8)
-    b[:n] = a
-    out = np.zeros((m + 1, nb), dtype=np.uint8)
-    out[:m] = (b.reshape(nb, 8, m) * _BYTE).sum(axis=1, dtype=np.uint8).T
-    if pad:
-        out[m] = 255
-    return out.view(np.uint64)
-
-
-def unpacked(words: np.ndarray, m: int) -> np.ndarray:
-    """The first `m` bits of each row of `words` (made by `packed`), as bool."""
-    return np.unpackbits(words.view(np.uint8), axis=1, count=m).view(bool)
-
-
-def bit_column(words: np.ndarray, j: int) -> np.ndarray:
-    """Bit `j` of each row of `words` (made by `packed`), as bool: column j of the bool rows."""
-    return (words.view(np.uint8)[:, j // 8] >> (7 - j % 8)) & 1 == 1
-
-
-@lru_cache(maxsize=8)
-def sees_packed(g: Geometry) -> np.ndarray:
-    """The rows of `Geometry.sees`, `packed` with an all-ones last row (read-only)."""
-    out = packed(g.sees, pad=True)
-    out.setflags(write=False)
-    return out
+__all__ = ["SharedSearch", "house_places", "length_bonus", "makes_progress", "pattern_step"]
 
 
 def pattern_step(

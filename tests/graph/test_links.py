@@ -280,6 +280,24 @@ def test_als_nodes_match_a_brute_force(corpus):
             assert {str(n) for n, d in G.nodes(data="kind") if d == "als"} == brute_force_als(grid, k)
 
 
+def test_one_als_enumeration_serves_the_link_graph_the_compiler_and_the_als_table(corpus):
+    from linkgraph.graph.als import als_cells
+    from linkgraph.graph.compiler import compile_grid
+    from linkgraph.techniques.als.table import AlsTable
+
+    for grid, _ in [(lg.prepare(g), s) for g, s in corpus("top95", limit=4)] + variant_positions("jigsaw6", 2):
+        rows = als_cells(grid, max_size=4)
+        n = grid.geometry.number_of_cells
+        texts = [tuple(c for c in row if c < n) for row in rows.tolist()]
+        assert texts == sorted(texts, key=lambda cells: (len(cells), cells))  # smallest first, then by cells
+        assert {str(a) for a in lg.graph.almost_locked_sets(grid)} == brute_force_als(grid, 4)
+        assert len(texts) == len(brute_force_als(grid, 4))
+        assert AlsTable(grid, 4).cells.tolist() == rows.tolist()
+        w = min(4, grid.geometry.size - 1)
+        compiled = compile_grid(grid, families=["cell", "als"]).als_cells.tolist()
+        assert [tuple(c for c in row if c >= 0) for row in compiled] == [t for t in texts if 2 <= len(t) <= w]
+
+
 def test_the_gnpx_als_link_is_in_the_link_graph():
     grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
     G = lg.link_graph(grid)

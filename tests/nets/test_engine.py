@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from linkgraph.nets.engine import _select, _spread, pack, unpack
+from linkgraph.bitops import pack_columns, unpack
+from linkgraph.nets.engine import _select, _spread
 
 
 @pytest.mark.parametrize("B, n", [(1, 1), (64, 10), (65, 64), (200, 65), (3000, 777)])
@@ -13,10 +14,10 @@ def test_select_keeps_the_chosen_branches(B, n):
     rng = np.random.default_rng(B)
     rows = rng.random((B, 37)) < 0.4
     W = -(-B // 64)
-    words = pack(rows, W)
+    words = pack_columns(rows, words=W)
     bs = np.sort(rng.choice(B, n, replace=False))
     W2 = -(-n // 64)
-    assert np.array_equal(_select(words, B, bs, W2), pack(rows[bs], W2))
+    assert np.array_equal(_select(words, B, bs, W2), pack_columns(rows[bs], words=W2))
     assert np.array_equal(unpack(_select(words, B, bs, W2), n), rows[bs].T)
 
 
@@ -27,8 +28,8 @@ def test_spread_repeats_each_column_over_its_run_of_bits(nb, seed):
     ib = np.sort(rng.integers(0, nb, size=rng.integers(1, 300)))
     ib = ib[ib >= ib[0]]
     W = -(-len(ib) // 64)
-    assert np.array_equal(_spread(cols, ib, W), pack(cols[:, ib].T, W))
+    assert np.array_equal(_spread(cols, ib, W), pack_columns(cols[:, ib].T, words=W))
     part = ib[5:]  # a chunk that starts inside a column's run
     if len(part):
         W = -(-len(part) // 64)
-        assert np.array_equal(_spread(cols, part, W), pack(cols[:, part].T, W))
+        assert np.array_equal(_spread(cols, part, W), pack_columns(cols[:, part].T, words=W))

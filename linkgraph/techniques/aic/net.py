@@ -6,12 +6,17 @@ members of ``s``, and sees candidate ``t`` when all its members do. Two nodes
 inside one set are weakly linked unless they share a member (a candidate and
 its group, two groups); strongly when, moreover, their members are all of the
 set's live members. The nets differ in their nodes and in the sets that link
-them (`_candidate_net`: X-chains, XY-chains, AICs; `_grouped_net`: grouped
+them (`candidate_net`: X-chains, XY-chains, AICs; `grouped_net`: grouped
 AICs, and the base of the ALS chains in `linkgraph.techniques.als.chains`).
 
-Everything is computed on rows of packed bits, one bit per node, from tables
-kept per geometry (`_tables`): each candidate's sets and the candidates it sees,
-each intersection's places, and the sets holding each pattern of its places.
+`Net`, `candidate_net`, `grouped_net` and `strong_part` are shared with
+`linkgraph.techniques.aic.search` and the ALS chains (public names of the
+package, not of linkgraph).
+
+Everything is computed on rows of packed bits (`linkgraph.bitops`), one bit
+per node, from tables kept per geometry (`_tables`): each candidate's sets and
+the candidates it sees, each intersection's places, and the sets holding each
+pattern of its places.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from linkgraph.bitops import nonzero2
+from linkgraph.bitops import identity, nonzero2, pack, pack_pairs, unpack
 from linkgraph.grid import Grid
 from linkgraph.model import Group
 
@@ -29,7 +34,7 @@ __all__: list[str] = []
 
 
 @dataclass
-class _Net:
+class Net:
     """The nodes (as member candidate indices) and their link matrices."""
 
     geometry: object
@@ -47,7 +52,7 @@ class _Net:
     @cached_property
     def sees_packed(self) -> np.ndarray:
         """`sees_all` packed, one row of uint64 words per node."""
-        return _pack(self.sees_all)
+        return pack(self.sees_all)
 
     @cached_property
     def sight(self) -> tuple[np.ndarray, np.ndarray]:
@@ -65,14 +70,12 @@ class _Net:
         out = np.zeros((N, words), dtype=np.uint64)
         if len(node):
             # per candidate, the nodes seeing it; a node's row ORs those of its sight
-            seers = np.zeros((C, words * 64), dtype=bool)
-            seers.ravel()[cand * (words * 64) + node] = True
-            seers = np.packbits(seers, axis=1, bitorder="little").view(np.uint64)
+            seers = pack_pairs(cand, node, (C, N), words=words)
             first = np.flatnonzero(np.concatenate(([True], node[1:] != node[:-1])))
             out[node.take(first)] = np.bitwise_or.reduceat(seers.take(cand, axis=0), first, axis=0)
         # a node and itself: a pair only when it is one candidate (the candidates come first)
-        own, other = _own(N)
-        out &= other
+        own = identity(N)
+        out &= ~own
         single = N if self.table is None or self.table.shape[1] < 2 else int(np.count_nonzero(self.table[:, 1] < 0))
         out[:single] |= own[:single]
         return out
@@ -87,47 +90,22 @@ class _Net:
         return Group(tuple(g.cell(k // n) for k in mem), mem[0] % n + 1)
 
 
-@lru_cache(maxsize=64)
-def _own(N: int) -> tuple[np.ndarray, np.ndarray]:
-    """(N, words) uint64 with bit i (word i >> 6) of row i set, and its complement; read-only."""
-    own = np.zeros((N, max(1, (N + 63) // 64)), dtype=np.uint64)
-    i = np.arange(N)
-    own[i, i >> 6] = np.left_shift(np.uint64(1), (i & 63).astype(np.uint64))
-    other = ~own
-    own.setflags(write=False)
-    other.setflags(write=False)
-    return own, other
-
-
-def _pack(rows: np.ndarray) -> np.ndarray:
-    """(R, K) bool -> (R, words) uint64, bit k of a row in word k >> 6."""
-    R, K = rows.shape
-    pad = np.zeros((R, max(1, (K + 63) // 64) * 64), dtype=bool)
-    pad[:, :K] = rows
-    return np.packbits(pad, axis=1, bitorder="little").view(np.uint64)
-
-
-def _unpack(words: np.ndarray, count: int) -> np.ndarray:
-    """(R, words) uint64 -> (R, count) bool (the first `count` bits of each row)."""
-    return np.unpackbits(words.view(np.uint8), axis=1, bitorder="little", count=count).view(bool)
-
-
 @lru_cache(maxsize=8)
 def _intersections(g) -> np.ndarray:
-    """(intersections, width) cells of each box-line intersection with 2+ cells, boxes first, then
-    lines, in house order; -1 pads the narrower ones."""
-    boxes = [h for h, house in enumerate(g.houses) if house.kind == "box"]
-    lines = [h for h, house in enumerate(g.houses) if house.kind in ("row", "col")]
-    out = []
-    for b in boxes:
-        box_cells = set(int(c) for c in g.house_cells[b])
-        for h in lines:
-            cells = sorted(box_cells.intersection(int(c) for c in g.house_cells[h]))
-            if len(cells) >= 2:
-                out.append(cells)
-    width = max((len(c) for c in out), default=2)
-    table = np.full((len(out), width), -1, dtype=np.intp)
-    for i, cells in enumerate(out):
+    """(intersections, width) cells of each box-line intersection (`Geometry.box_lines` of a box
+    with a row or a column), by box then line; -1 pads the narrower ones.
+
+    Only boxes and rows or columns, as grouped AICs are defined (HoDoKu, SudokuWiki): the
+    intersections of a diagonal, a window or a jigsaw region give no group node here. Such a
+    node would be sound (its links come from every set X holding its places, diagonals and
+    windows included, see `_tables`) but it is left out: in Windoku a row-box and a row-window
+    intersection can hold the same places (one node twice), and the variant rungs' results
+    would change. The forcing chains' compiled graph (`linkgraph.graph.compiler`) does use them.
+    """
+    found = g.box_lines(boxes=("box",), lines=("row", "col"))
+    width = max((len(c) for _, _, c in found), default=2)
+    table = np.full((len(found), width), -1, dtype=np.intp)
+    for i, (_, _, cells) in enumerate(found):
         table[i, : len(cells)] = cells
     return table
 
@@ -185,16 +163,13 @@ def _node_links(g, sets: np.ndarray, size: np.ndarray, live_per_set: np.ndarray,
     words = max(1, (N + 63) // 64)
     ns = sets.ravel()
     na = np.arange(N * k) // k
-    held = np.zeros((S + 1, words * 64), dtype=bool)
-    held[ns, na] = True
-    held[S] = False
-    held = np.packbits(held, axis=1, bitorder="little").view(np.uint64).take(ns, axis=0)
+    held = pack_pairs(ns, na, (S + 1, N), words=words)
+    held[S] = 0
+    held = held.take(ns, axis=0)
     first = np.arange(0, N * k, k)
     weak = np.bitwise_or.reduceat(held, first, axis=0)
     # the set's live count less this node's size, offset by w (from -w up)
-    by_size = np.zeros((n + w + 1, words * 64), dtype=bool)
-    by_size[size + w, np.arange(N)] = True
-    by_size = np.packbits(by_size, axis=1, bitorder="little").view(np.uint64)
+    by_size = pack_pairs(size + w, np.arange(N), (n + w + 1, N), words=words)
     held &= by_size.take(live_per_set.take(ns) - size.take(na) + w, axis=0)
     return weak, np.bitwise_or.reduceat(held, first, axis=0)
 
@@ -222,8 +197,8 @@ def _sight(tb: _Tables, live: np.ndarray, idx: np.ndarray, members: np.ndarray |
     return node, cand
 
 
-def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_major: bool = False,
-                   strong_only: bool = False) -> _Net:
+def candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_major: bool = False,
+                  strong_only: bool = False) -> Net:
     """The candidate net of `mode` ("x", "xy" or "aic"); for "x" without `digit`, every digit's
     net side by side (no link joins two digits), ordered digit by digit when `digit_major`.
 
@@ -264,24 +239,24 @@ def _candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_maj
         weak, strong = _node_links(g, sets, size, live_per_set, 1)
     if mode == "xy" and digit is None:
         # the two candidates of each bivalue cell, one after the other: the strong links
-        weak = _unpack(weak, N)
+        weak = unpack(weak, N)
         strong = np.zeros((N, N), dtype=bool)
         pair = np.arange(0, N - 1, 2)
         strong[pair, pair + 1] = strong[pair + 1, pair] = True
         weak |= strong
     else:
-        strong, weak = _unpack(strong, N), _unpack(weak, N)
+        strong, weak = unpack(strong, N), unpack(weak, N)
         np.fill_diagonal(strong, False)
     np.fill_diagonal(weak, False)
     node, cand = _sight(tb, live, idx)
     sees_all = np.zeros((N, C), dtype=bool)
     sees_all[node, cand] = True
-    net = _Net(g, members, strong, weak, sees_all)
+    net = Net(g, members, strong, weak, sees_all)
     net.sight = node, cand  # the cached property, filled in
     return net
 
 
-def _grouped_net(grid: Grid) -> _Net:
+def grouped_net(grid: Grid) -> Net:
     """Candidates, then group nodes (2+ places of a digit in one box-line intersection) by
     intersection and digit, each group's members in cell order."""
     g = grid.geometry
@@ -321,11 +296,10 @@ def _grouped_net(grid: Grid) -> _Net:
     local = np.full(C + 1, nc, dtype=np.intp)
     local[idx] = np.arange(nc)
     gl = local.take(mem)  # (w, groups): each member's candidate node; pads: nc
-    share = np.zeros((nc + 1, words * 64), dtype=bool)
-    share[np.arange(nc), np.arange(nc)] = True
-    share[gl, np.arange(nc, N)] = True
-    share[nc] = False
-    share = np.packbits(share, axis=1, bitorder="little").view(np.uint64)
+    rows = np.concatenate((np.arange(nc), gl.ravel()))
+    cols = np.concatenate((np.arange(nc), np.tile(np.arange(nc, N), len(gl))))
+    share = pack_pairs(rows, cols, (nc + 1, N), words=words)
+    share[nc] = 0
     gshare = share.take(gl[0], axis=0)
     for row in gl[1:]:
         gshare |= share.take(row, axis=0)
@@ -335,17 +309,17 @@ def _grouped_net(grid: Grid) -> _Net:
     node, cand = _sight(tb, live, idx, np.where(mem < C, mem, mem[:1]))
     sees_all = np.zeros((N, C), dtype=bool)
     sees_all[node, cand] = True
-    net = _Net(g, members, _unpack(strong, N), _unpack(weak, N), sees_all, table)
+    net = Net(g, members, unpack(strong, N), unpack(weak, N), sees_all, table)
     net.sight = node, cand  # the cached property, filled in
     return net
 
 
-def _strong_part(net: _Net) -> _Net:
+def strong_part(net: Net) -> Net:
     """The net of the nodes of `net` with a strong link, in their order (the other nodes are on
-    no chain: see `_candidate_net`)."""
+    no chain: see `candidate_net`)."""
     N = len(net.members)
     keep = np.flatnonzero(net.strong @ np.ones(N, dtype=bool))
-    sub = _Net(net.geometry, [net.members[i] for i in keep.tolist()],
+    sub = Net(net.geometry, [net.members[i] for i in keep.tolist()],
                net.strong.take(keep, axis=0).take(keep, axis=1), net.weak.take(keep, axis=0).take(keep, axis=1),
                net.sees_all.take(keep, axis=0), None if net.table is None else net.table.take(keep, axis=0))
     number = np.full(N, -1, dtype=np.intp)

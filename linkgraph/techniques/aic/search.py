@@ -39,11 +39,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from linkgraph.bitops import bitcount, nonzero2
+from linkgraph.bitops import bit_column, identity, nonzero2, popcount_rows, unpack
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
-from linkgraph.techniques.aic.net import _candidate_net, _grouped_net, _Net, _own, _strong_part
 from linkgraph.grid import cached
+from linkgraph.techniques.aic.net import Net, candidate_net, grouped_net, strong_part
 from linkgraph.techniques.chainproof import chain_step
 
 __all__ = ["aics", "x_chains", "xy_chains"]
@@ -52,7 +52,7 @@ MAX_NODES = 24
 WEAK_WORDS = 1 << 14  # a search runs on every weak link up to this many link words (links x start words)
 
 
-class _Search:
+class Search:
     """Breadth-first levels from every start OFF at once, one level per `advance`.
 
     The starts reached are bit sets (one bit per start, packed in uint64
@@ -67,7 +67,7 @@ class _Search:
     passes through ``+a``.
     """
 
-    def __init__(self, net: _Net, starts: int | None = None, preds: dict | None = None, *, close_loops: bool = False):
+    def __init__(self, net: Net, starts: int | None = None, preds: dict | None = None, *, close_loops: bool = False):
         N = len(net.members)
         self.net = net
         self.N = N if starts is None else starts  # bits per node: one per start
@@ -81,7 +81,7 @@ class _Search:
         self.strong = _segments(*self.preds[True])
         self.weak = _segments(*self.preds[False]) if len(self.preds[False][0]) * self.words <= WEAK_WORDS else None
         # (N nodes, words): the starts reaching each node at the last level; first, each start itself
-        own, _ = _own(self.N)
+        own = identity(self.N)
         if self.N >= N:
             self.frontier = own[:N].copy()
         else:
@@ -94,9 +94,6 @@ class _Search:
         self.history = [self.frontier]
         self.level = 0
         self.alive = N > 0
-
-    def _unpack(self, words: np.ndarray) -> np.ndarray:
-        return np.unpackbits(words.view(np.uint8), axis=1, bitorder="little", count=self.N).view(bool)
 
     def advance(self, unpack: bool = True) -> np.ndarray | None:
         """Run the next level; the (node, start) bool array newly reached at an ON level (an empty
@@ -146,12 +143,11 @@ class _Search:
         self.history.append(new)
         if not on:
             return ()
-        return self._unpack(reached) if unpack else reached
+        return unpack(reached, self.N) if unpack else reached
 
     def reached_at(self, level: int, a: int) -> np.ndarray:
         """The nodes first reached at `level` from start `a` (bool, per node)."""
-        word = self.history[level][:, a >> 6]
-        return (word >> np.uint64(a & 63)) & np.uint64(1) == 1
+        return bit_column(self.history[level], a)
 
 
 def _segments(v: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -160,7 +156,7 @@ def _segments(v: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     return v.take(first), first, u
 
 
-def _path(search: _Search, a: int, b: int, k: int) -> list[int]:
+def _path(search: Search, a: int, b: int, k: int) -> list[int]:
     """Read the chain a ... b back from the levels (b first reached ON at level k)."""
     net = search.net
     path = [b]
@@ -175,11 +171,7 @@ def _path(search: _Search, a: int, b: int, k: int) -> list[int]:
     return path[::-1]
 
 
-def _popcount(words: np.ndarray) -> np.ndarray:
-    return bitcount(words).sum(axis=-1, dtype=np.int64)
-
-
-def _level_items(net_i: int, search: _Search, reached: np.ndarray) -> list[tuple]:
+def _level_items(net_i: int, search: Search, reached: np.ndarray) -> list[tuple]:
     """The chains ending at one ON level (`reached`: packed, per node the starts newly reaching it
     ON), as ``(sort key, start, end)``; the key is (-eliminations, net, a, 0 for a loop else 1, b)
     with ends a <= b, and the chain is read from the end that reaches the other. Ends with
@@ -189,8 +181,7 @@ def _level_items(net_i: int, search: _Search, reached: np.ndarray) -> list[tuple
     if not hit.any():
         return []
     rows, cols = nonzero2(hit != 0)
-    bits = np.unpackbits(hit[rows, cols].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    i, bit = nonzero2(bits.view(bool))
+    i, bit = nonzero2(unpack(hit[rows, cols][:, None], 64))
     ends, starts = rows.take(i).tolist(), (cols.take(i) * 64 + bit).tolist()
     items = []
     # ends a < b reached from either end: the chain -b ... +a is -a ... +b read backwards, but a
@@ -206,21 +197,21 @@ def _level_items(net_i: int, search: _Search, reached: np.ndarray) -> list[tuple
     if forward:
         pairs = np.array(list(forward), dtype=np.intp)
         packed = net.sees_packed
-        counts = _popcount(packed[pairs[:, 0]] & packed[pairs[:, 1]]).tolist()
+        counts = popcount_rows(packed[pairs[:, 0]] & packed[pairs[:, 1]]).tolist()
         for (a, b), fwd, c in zip(forward, forward.values(), counts):
             items.append(((-c, net_i, a, 1, b), a, b) if fwd else ((-c, net_i, a, 1, b), b, a))
     items.sort(key=lambda item: item[0])
     return items
 
 
-def _chains(grid: Grid, nets: list[_Net], technique: str) -> Iterator[Step]:
+def _chains(grid: Grid, nets: list[Net], technique: str) -> Iterator[Step]:
     """Chains of all nets, shortest first, then most eliminations first; steps built as consumed.
 
     The searches advance one level at a time together; after each ON level the
     chains of that length are ranked (more eliminations first, then net, start
     and end order) and read back only as the consumer asks for them.
     """
-    searches = [_Search(net, close_loops=True) for net in nets]
+    searches = [Search(net, close_loops=True) for net in nets]
     seen: set[frozenset] = set()
     level = 0
     while any(s.alive for s in searches):
@@ -261,7 +252,7 @@ def x_chains(grid: Grid) -> Iterator[Step]:
     ('x-chain', 'chain')
     """
     # one net for all digits, digit by digit: the same chains in the same order as one net per digit
-    return _chains(grid, [_candidate_net(grid, "x", digit_major=True, strong_only=True)], "x-chain")
+    return _chains(grid, [candidate_net(grid, "x", digit_major=True, strong_only=True)], "x-chain")
 
 
 def xy_chains(grid: Grid) -> Iterator[Step]:
@@ -273,7 +264,7 @@ def xy_chains(grid: Grid) -> Iterator[Step]:
     >>> [s.technique for s in lg.techniques.aic.search.xy_chains(grid)][:1]
     ['xy-chain']
     """
-    return _chains(grid, [_candidate_net(grid, "xy")], "xy-chain")
+    return _chains(grid, [candidate_net(grid, "xy")], "xy-chain")
 
 
 def aics(grid: Grid, *, groups: bool = True) -> Iterator[Step]:
@@ -295,5 +286,5 @@ def aics(grid: Grid, *, groups: bool = True) -> Iterator[Step]:
     """
     if groups:
         # the net is kept for the ALS chains, the rung after the next, on the same grid
-        return _chains(grid, [_strong_part(cached("grouped-net", grid, _grouped_net))], "grouped-aic")
-    return _chains(grid, [_candidate_net(grid, "aic", strong_only=True)], "aic")
+        return _chains(grid, [strong_part(cached("grouped-net", grid, grouped_net))], "grouped-aic")
+    return _chains(grid, [candidate_net(grid, "aic", strong_only=True)], "aic")

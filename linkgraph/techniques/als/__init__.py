@@ -2,6 +2,7 @@
 
 Modules: `table` (every ALS of a position with its digits, places and sight,
 as arrays), `xz` (ALS-XZ, ALS-XY-Wing and Death Blossom: eliminations through
-restricted common digits), `chains` (AICs whose nodes are ALSs) and
-`chainproof` (the proof graphs of those chains).
+restricted common digits), `net` (the layered net the ALS chains run on),
+`chains` (AICs whose nodes are ALSs: the search) and `chainproof` (the proof
+graphs of those chains).
 """

@@ -1,9 +1,9 @@
 """Proofs and steps of ALS chains: a chain found by `linkgraph.techniques.als.chains`, drawn.
 
-The search of `alschains` finds a chain as a path of node indices in its
-layered net; `_step` reads that path back as a `Step`: the chain's text
+The search of `linkgraph.techniques.als.chains` finds a chain as a path of node indices in its
+layered net (`linkgraph.techniques.als.net`); `als_chain_step` reads that path back as a `Step`: the chain's text
 (ALS nodes as ``(x=z)r5c12{158}``), its proof graph (``kind="chain"``, in
-the conventions given in the `alschains` docstring, "Proofs") and its
+the conventions given in that module's docstring, "Proofs") and its
 conclusions: every candidate that sees both ends, or the placement of a
 one-candidate start the chain leads back to. A chain that cannot be drawn as
 a chain (it turns its start ON on the way, which the shorter loop says) or
@@ -21,18 +21,15 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import networkx as nx
 import numpy as np
 
+from linkgraph.bitops import unpack
 from linkgraph.grid import Grid
 from linkgraph.model import Als, Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
+from linkgraph.techniques.als.net import AlsNet
 from linkgraph.techniques.chainproof import strong_via, weak_via
-
-if TYPE_CHECKING:
-    from linkgraph.techniques.als.chains import _AlsNet
 
 __all__: list[str] = []
 
@@ -79,7 +76,7 @@ def _cands(node: Candidate | Group) -> list[Candidate]:
     return list(node.candidates) if isinstance(node, Group) else [node]
 
 
-def _step(grid: Grid, an: _AlsNet, path: list[int], technique: str) -> Step | None:
+def als_chain_step(grid: Grid, an: AlsNet, path: list[int], technique: str) -> Step | None:
     """Build the Step of the chain `path` (layered node indices), or None when it cannot be drawn
     as a chain (a repeated literal) or eliminates nothing."""
     g = grid.geometry
@@ -161,8 +158,7 @@ def _step(grid: Grid, an: _AlsNet, path: list[int], technique: str) -> Step | No
         P.nodes[start_on]["role"] = Role.CONCLUSION
         notation = f"{chain} => {cand.cell}={cand.digit}"
         return make_step(technique, placements=[cand], premises=(start_off,), proof=P, notation=notation)
-    targets = np.flatnonzero(np.unpackbits((an.start_sees[path[0]] & an.end_sees[path[-1]]).view(np.uint8),
-                                           bitorder="little")[: g.number_of_candidates])
+    targets = np.flatnonzero(unpack(an.start_sees[path[0]] & an.end_sees[path[-1]], g.number_of_candidates))
     elims = []
     for k in targets.tolist():
         cand = g.candidate(k)

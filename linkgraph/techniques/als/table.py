@@ -6,9 +6,8 @@ links off one `AlsTable` per grid, built by `als_table`.
 
 ALSs have 1 to `DEFAULT_ALS_MAX_SIZE` (4) cells, the link graph's default
 (see `linkgraph.graph.als` for why); pass ``max_size`` for larger sets. They are
-found in numpy, for all houses at once, over every set of k cells of a house
-(listed once per geometry; a cell with more than ``max_size + 1`` candidates
-never belongs to one), smallest first, then by cells. `AlsTable` then
+those of `linkgraph.graph.als.als_cells` (the one enumeration: numpy, all houses
+at once), smallest first, then by cells. `AlsTable` then
 computes, once per grid, every relation between two ALSs with bitwise
 operations on masks packed in 64-bit words (no BLAS call, which is slow under
 thread contention). Per digit and set, its places and the cells seeing all of
@@ -32,17 +31,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
-from linkgraph.graph.als import DEFAULT_ALS_MAX_SIZE, cell_bits
-from linkgraph.bitops import bitcount, nonzero2, popcount_table
+from linkgraph.graph.als import DEFAULT_ALS_MAX_SIZE, als_cells, cell_bits
+from linkgraph.bitops import bits, nonzero2, pack, to_ints, unpack
 from linkgraph.errors import OptionError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Als
-from linkgraph.bitops import bits
 
 __all__ = ["ALS_MAX_SIZE", "AlsSet", "AlsTable", "als_table"]
 
@@ -53,81 +50,14 @@ _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @lru_cache(maxsize=8)
-def _combos(size: int, max_size: int) -> tuple[np.ndarray, ...]:
-    """Per k in 1..max_size: every increasing k-tuple of positions 0..size-1, one row each."""
-    return tuple(np.array(list(combinations(range(size), k)), dtype=np.intp).reshape(-1, k)
-                 for k in range(1, min(max_size, size) + 1))
-
-
-@lru_cache(maxsize=8)
-def _peer_rows(geometry: Geometry) -> np.ndarray:
-    """Peers as bool rows, plus one all-True row for padding (index number_of_cells)."""
-    rows = np.ones((geometry.number_of_cells + 1, geometry.number_of_cells), dtype=bool)
-    rows[:-1] = geometry.peers
-    rows.setflags(write=False)
-    return rows
-
-
-def _pack(x: np.ndarray) -> np.ndarray:
-    """Bool array (..., width) as little-endian uint64 words (..., words)."""
-    b = np.packbits(x, axis=-1, bitorder="little")
-    nbytes = b.shape[-1]
-    nwords = (nbytes + 7) // 8
-    out = np.zeros(b.shape[:-1] + (nwords * 8,), dtype=np.uint8)
-    out[..., :nbytes] = b
-    return out.view("<u8")
-
-
-def _int(row: np.ndarray) -> int:
-    return int.from_bytes(row.tobytes(), "little")
-
-
-@lru_cache(maxsize=8)
 def _cell_words(geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
     """Per cell, packed, as (words, cells + 1): its peers and itself; column number_of_cells pads
     (every cell; none)."""
-    ncells = geometry.number_of_cells
-    own = np.zeros((ncells + 1, ncells), dtype=bool)
-    own[np.arange(ncells), np.arange(ncells)] = True
-    peers, own = np.ascontiguousarray(_pack(_peer_rows(geometry)).T), np.ascontiguousarray(_pack(own).T)
+    own = pack(np.eye(geometry.number_of_cells, dtype=bool), pad=False)
+    peers, own = np.ascontiguousarray(geometry.peer_words.T), np.ascontiguousarray(own.T)
     peers.setflags(write=False)
     own.setflags(write=False)
     return peers, own
-
-
-@lru_cache(maxsize=8)
-def _house_sets(geometry: Geometry, max_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every set of 1 to max_size cells of one house, once, by size then cells (number_of_cells
-    pads); the same transposed, (max_size, sets); and the digit count an ALS of its cells has
-    (its size + 1)."""
-    ncells = geometry.number_of_cells
-    found = []
-    for k, combos in enumerate(_combos(geometry.size, max_size), 1):
-        cells = np.unique(np.sort(geometry.house_cells[:, combos].reshape(-1, k), axis=1), axis=0)
-        pad = np.full((len(cells), max_size), ncells, dtype=np.intp)
-        pad[:, :k] = cells
-        found.append(pad)
-    rows = np.concatenate(found)
-    need = (rows < ncells).sum(axis=1) + 1
-    columns = np.ascontiguousarray(rows.T)
-    for a in (rows, columns, need):
-        a.setflags(write=False)
-    return rows, columns, need
-
-
-def _find_sets(grid: Grid, max_size: int) -> np.ndarray:
-    """The cells of every ALS of `grid` (rows padded with number_of_cells), smallest first, then by cells."""
-    geo = grid.geometry
-    n, ncells = geo.size, geo.number_of_cells
-    rows, columns, need = _house_sets(geo, max_size)
-    masks = np.zeros(ncells + 1, dtype=np.int64)  # the padding holds no digit
-    masks[:ncells] = grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))
-    # a solved cell counts n + 2 digits, more than any set needs (a cell with more than
-    # max_size + 1 digits is too many already)
-    masks[:ncells][grid.cands.sum(axis=1) < 2] = (1 << (n + 2)) - 1
-    union = np.bitwise_or.reduce(masks.take(columns), axis=0)
-    count = popcount_table(n + 2).take(union) if n <= 14 else bitcount(union).astype(np.int64)
-    return rows[count == need]
 
 
 def _gather(rows: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -136,19 +66,11 @@ def _gather(rows: np.ndarray, index: np.ndarray) -> np.ndarray:
     return rows.reshape(-1)[np.arange(len(rows)).reshape((-1,) + (1,) * index.ndim) * width + index]
 
 
-def _set_words(x: np.ndarray, N: int) -> np.ndarray:
-    """Bool array (..., N) over sets as little-endian uint64 words (..., (N + 63) // 64)."""
-    b = np.packbits(x, axis=-1, bitorder="little")
-    out = np.zeros(b.shape[:-1] + ((N + 63) // 64 * 8,), dtype=np.uint8)
-    out[..., :b.shape[-1]] = b
-    return out.view("<u8")
-
-
 def _digit_matrix(words: np.ndarray, N: int) -> np.ndarray:
     """Words (..., digits, N, words over sets) as int64 (..., N, N): bit d of [i, j] is bit j of words[d, i]."""
     n = words.shape[-3]
     dt = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
-    b = np.unpackbits(words.view(np.uint8), axis=-1, bitorder="little", count=N).astype(dt)
+    b = unpack(words, N).astype(dt)
     b <<= np.arange(n, dtype=dt)[:, None, None]
     return np.bitwise_or.reduce(b, axis=-3).astype(np.int64)
 
@@ -186,7 +108,7 @@ class AlsTable:
         n, ncells = geo.size, geo.number_of_cells
         cands = grid.cands
         self.digit_cells = tuple(cell_bits(cands))
-        self.cells = cellrows = _find_sets(grid, max_size)
+        self.cells = cellrows = als_cells(grid, max_size=max_size)
         N, K = cellrows.shape
         wj = (N + 63) // 64  # words over sets
         # word-major layouts inside, (..., words, sets), so that no operand broadcasts along the last axis
@@ -200,7 +122,7 @@ class AlsTable:
         skip = (hold.astype(np.uint64) - np.uint64(1))[:, None]  # (n, 1, K, N): all ones where the cell lacks d
         # packed over cells: per digit and set, its places and the cells seeing all of them
         peerw, ownw = _cell_words(geo)  # (words, cells + 1)
-        digw = _pack(cands.T)  # (n, words)
+        digw = pack(cands.T)  # (n, words)
         places = np.bitwise_or.reduce(_gather(ownw, slots), axis=1)[None] & digw[:, :, None]  # (n, words, N)
         seeall = np.bitwise_and.reduce(_gather(peerw, slots)[None] | skip, axis=2) & hasw
         self.places = np.ascontiguousarray(places.transpose(0, 2, 1))  # (n, N, words)
@@ -208,8 +130,7 @@ class AlsTable:
         # the live candidates seeing every place of a digit: from the few nonzero words
         live = (seeall & digw[:, None]).reshape(-1)
         nonzero = np.flatnonzero(live)
-        bits = np.unpackbits(live[nonzero].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-        w, bit = nonzero2(bits.view(bool))  # (flatnonzero is slow on uint8)
+        w, bit = nonzero2(unpack(live[nonzero][:, None], 64))  # (flatnonzero is slow on uint8)
         word = nonzero[w]
         W = seeall.shape[-1]
         self.sight = d, i, x = word // (N * W), word // W % N, word % W * 64 + bit
@@ -217,15 +138,14 @@ class AlsTable:
         self.selfsee = np.zeros(N, dtype=np.int64)
         np.add.at(self.selfsee, i[first], 1 << d[first])
         # packed over sets: per digit and cell, the sets whose seeall holds it; per cell, the sets holding it
-        sees = np.unpackbits(seeall.view(np.uint8), axis=-1, bitorder="little", count=ncells).view(bool)
+        sees = unpack(seeall, ncells)
         seen_by = np.zeros((n, ncells + 1, wj), dtype=np.uint64)  # row ncells pads: none
-        seen_by[:, :ncells] = _set_words(np.ascontiguousarray(sees.transpose(0, 2, 1)), N)
+        seen_by[:, :ncells] = pack(sees.transpose(0, 2, 1))
         inc = np.zeros((ncells + 1, N), dtype=bool)
         inc[slots, np.arange(N)] = True
         inc[ncells] = False
-        overlap = np.bitwise_or.reduce(_gather(np.ascontiguousarray(_set_words(inc, N).T), slots), axis=1)  # (wj, N)
-        self.overlap = np.unpackbits(np.ascontiguousarray(overlap.T).view(np.uint8), axis=-1, bitorder="little",
-                                     count=N).view(bool)
+        overlap = np.bitwise_or.reduce(_gather(np.ascontiguousarray(pack(inc).T), slots), axis=1)  # (wj, N)
+        self.overlap = unpack(overlap.T, N)
         # restricted: sets j whose seeall holds every place of i (AND over i's cells holding d), apart from i
         rows = _gather(np.ascontiguousarray(seen_by.transpose(0, 2, 1)).reshape(n * wj, ncells + 1), slots)
         restricted = np.bitwise_and.reduce(rows.reshape(n, wj, K, N) | skip, axis=2) & hasw & ~overlap[None]
@@ -252,8 +172,8 @@ class AlsTable:
             digits = 0
             for d in np.flatnonzero(self.has[i]):
                 digits |= 1 << int(d)
-            places = tuple(_int(row) for row in self.places[:, i])
-            seeall = tuple(_int(row) for row in self.seeall[:, i])
+            places = tuple(to_ints(self.places[:, i]))
+            seeall = tuple(to_ints(self.seeall[:, i]))
             cellmask = 0
             for c in cells:
                 cellmask |= 1 << c

@@ -87,12 +87,12 @@ from itertools import combinations
 import networkx as nx
 import numpy as np
 
-from linkgraph.bitops import nonzero2
+from linkgraph.bitops import nonzero2, pack
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.als.table import ALS_MAX_SIZE, AlsSet, AlsTable, _pack, als_table
+from linkgraph.techniques.als.table import ALS_MAX_SIZE, AlsSet, AlsTable, als_table
 from linkgraph.bitops import bits
 from linkgraph.techniques.chainproof import weak_via
 
@@ -455,7 +455,7 @@ def death_blossoms(grid: Grid, *, max_size: int = ALS_MAX_SIZE, stem_max: int = 
     first = np.flatnonzero(np.concatenate(([True], gs[1:] != gs[:-1])))
     stems = gs[first]
     covered = np.diff(np.append(first, len(gs))) == pops[stems]  # a petal for every stem digit
-    targets = np.bitwise_and.reduceat(reach, first, axis=0) & _pack(grid.cands.T)[None]  # (stems, n, words)
+    targets = np.bitwise_and.reduceat(reach, first, axis=0) & pack(grid.cands.T)[None]  # (stems, n, words)
     hit = targets.any(axis=2) & covered[:, None] & ~grid.cands[stems]  # z not in the stem
     bounds = np.append(group, len(s)).tolist()
     sets = i.tolist()

@@ -64,7 +64,7 @@ from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.coloring.medusa import _Clusters, _Colors, _colors_text, _depths, _medusa_colors, _Proof
+from linkgraph.techniques.coloring.medusa import Clusters, Colors, colors_text, medusa_colors, Proof, tree_depths
 
 __all__ = ["weak_hinges"]
 
@@ -112,7 +112,7 @@ def weak_hinges(grid: Grid) -> Iterator[Step]:
 
 
 def _weak_hinges(grid: Grid) -> Iterator[Step]:
-    cc = _medusa_colors(grid)
+    cc = medusa_colors(grid)
     cl = cc.cl
     if not cl.clusters:
         return
@@ -187,10 +187,10 @@ def _geometry_tables(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return out
 
 
-class _HingeProof(_Proof):
+class _HingeProof(Proof):
     """A one-premise proof: ``+t``, then the cluster's tree from ``b`` (taken OFF)."""
 
-    def __init__(self, grid: Grid, cl: _Clusters, b: int, t: int):
+    def __init__(self, grid: Grid, cl: Clusters, b: int, t: int):
         self.g = grid.geometry
         self.cl = cl
         self.root = b
@@ -201,7 +201,7 @@ class _HingeProof(_Proof):
         self.off(self.premise, b)
 
 
-def _hinge_step(grid: Grid, cc: _Colors, c: int, x: int, t: int, ends: list[tuple[int, int]]) -> Step:
+def _hinge_step(grid: Grid, cc: Colors, c: int, x: int, t: int, ends: list[tuple[int, int]]) -> Step:
     """The step of weak node `t` (a live column of `cc`) for colour x of cluster c; `ends` its
     (hinge end, set X) pairs."""
     g = grid.geometry
@@ -211,7 +211,7 @@ def _hinge_step(grid: Grid, cc: _Colors, c: int, x: int, t: int, ends: list[tupl
     # the shortest proof: b of colour B seen by t, and the hinge end a nearest to it in the cluster
     best = None
     for b in B[sees[t, B]].tolist():
-        depth = _depths(cl.tree(int(L[b])))
+        depth = tree_depths(cl.tree(int(L[b])))
         for a, s in ends:
             key = (depth[int(L[a])], a, s, b)
             if best is None or key < best:
@@ -229,7 +229,7 @@ def _hinge_step(grid: Grid, cc: _Colors, c: int, x: int, t: int, ends: list[tupl
             proof.off(end if sees[a, m] else proof.premise, km, Role.CONTRADICTION)
     hinge = [str(g.candidate(ka)), str(g.candidate(kt))]
     where = str(g.setx(s))
-    P.graph.update(rule="weak-hinge", hinge=hinge, set=where, colors=_colors_text(g, cl, c, x))
+    P.graph.update(rule="weak-hinge", hinge=hinge, set=where, colors=colors_text(g, cl, c, x))
     target = g.candidate(kt)
     notation = f"weak-hinge {hinge[0]} + {hinge[1]} empty {where} => {target.cell}<>{target.digit}"
     return make_step(

@@ -39,7 +39,7 @@ when there is one), and ``digit`` for simple colouring.
 Speed: one pass over the sets X finds the strong links; the clusters' colour
 classes are OR-ed over the "sees" relation of the live candidates, and the
 sets X each class empties come from the classes packed as bits, which gives
-every rule for every cluster at once (`_Colors`). The 3D Medusa colours of a
+every rule for every cluster at once (`Colors`). The 3D Medusa colours of a
 grid are computed once and shared with the rungs that read them next (weak
 hinges, almost-locked ranges). Proof graphs are built only for the steps
 yielded.
@@ -60,12 +60,12 @@ from functools import cached_property
 import networkx as nx
 import numpy as np
 
+from linkgraph.bitops import pack_columns, unpack
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Family, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
 from linkgraph.grid import cached
-from linkgraph.techniques.base import packed_columns, sees_packed, unpacked
 
 __all__ = ["medusa", "simple_coloring"]
 
@@ -142,7 +142,7 @@ def medusa(grid: Grid) -> Iterator[Step]:
 
 
 # ---- clusters -----------------------------------------------------------------
-class _Clusters:
+class Clusters:
     """Strong links of a grid, their clusters and two-colouring (integer indices)."""
 
     def __init__(self, grid: Grid, *, medusa: bool):
@@ -193,7 +193,7 @@ class _Clusters:
         return parent
 
 
-class _Colors:
+class Colors:
     """Per grid: every colour class of the clusters over the live candidates, and every rule for each.
 
     Class ``2c + x`` is colour x of cluster c (each cluster has both). Column j
@@ -207,7 +207,7 @@ class _Colors:
 
     def __init__(self, grid: Grid, *, medusa: bool):
         self.geometry = g = grid.geometry
-        self.cl = cl = _Clusters(grid, medusa=medusa)
+        self.cl = cl = Clusters(grid, medusa=medusa)
         if not cl.clusters:
             return
         self.L = L = np.flatnonzero(grid.live)
@@ -221,7 +221,7 @@ class _Colors:
         self.starts = starts = np.flatnonzero(np.r_[True, klass[1:] != klass[:-1]])
         self.at = at = pos[nodes]
         C = g.number_of_candidates
-        seen = unpacked(np.bitwise_or.reduceat(sees_packed(g)[nodes], starts), C).take(L, axis=1)
+        seen = unpack(np.bitwise_or.reduceat(g.sees_words[nodes], starts), C).take(L, axis=1)
         if not medusa:  # one digit per cluster, linked through houses only
             seen &= (L % g.size)[None, :] == (nodes[starts] % g.size)[:, None]
         twice = np.zeros(len(starts), dtype=bool)
@@ -234,12 +234,12 @@ class _Colors:
             # a set X is emptied by a class when it has live members and the class turns all of them
             # OFF; the classes go through as packed bits, a set X's members OR-ed column by column
             off = seen | mine.reshape(-1, 2, nl)[:, ::-1].reshape(seen.shape)
-            left = packed_columns(~off, pad=False)  # (live + the dead column, classes)
+            left = pack_columns(~off, pad=False)  # (live + the dead column, classes)
             kept = left[members[:, 0]]
             for j in range(1, members.shape[1]):
                 kept |= left[members[:, j]]
             occupied = (members < nl).any(axis=1)
-            hit = occupied[:, None] & ~unpacked(kept, len(starts))
+            hit = occupied[:, None] & ~unpack(kept, len(starts))
             emptied = np.where(hit.any(axis=0), hit.argmax(axis=0), -1)
         pairs = seen.reshape(-1, 2, nl)
         self.seen, self.mine, self.twice, self.emptied = seen, mine, twice, emptied
@@ -258,13 +258,13 @@ class _Colors:
         return self.nodes[b[2 * c]:b[2 * c + 1]], self.nodes[b[2 * c + 1]:b[2 * c + 2]]
 
 
-def _medusa_colors(grid: Grid) -> _Colors:
-    """The 3D Medusa `_Colors` of `grid`, shared by the rungs that look at it in turn."""
-    return cached("medusa-colors", grid, lambda grid: _Colors(grid, medusa=True))
+def medusa_colors(grid: Grid) -> Colors:
+    """The 3D Medusa `Colors` of `grid`, shared by the rungs that look at it in turn."""
+    return cached("medusa-colors", grid, lambda grid: Colors(grid, medusa=True))
 
 
 def _coloring(grid: Grid, technique: str, *, medusa: bool) -> Iterator[Step]:
-    cc = _medusa_colors(grid) if medusa else _Colors(grid, medusa=False)
+    cc = medusa_colors(grid) if medusa else Colors(grid, medusa=False)
     cl = cc.cl
     if not cl.clusters:
         return
@@ -282,10 +282,10 @@ def _coloring(grid: Grid, technique: str, *, medusa: bool) -> Iterator[Step]:
 
 
 # ---- proofs -------------------------------------------------------------------
-class _Proof:
+class Proof:
     """A two-branch coloring proof on cluster root `root`."""
 
-    def __init__(self, grid: Grid, cl: _Clusters, root: int):
+    def __init__(self, grid: Grid, cl: Clusters, root: int):
         self.g: Geometry = grid.geometry
         self.cl = cl
         self.root = root
@@ -331,20 +331,20 @@ class _Proof:
         return v
 
 
-def _witness(parent_depth: dict[int, int], cands: np.ndarray) -> int:
+def nearest_root(parent_depth: dict[int, int], cands: np.ndarray) -> int:
     """The member of `cands` nearest the root."""
     return min(cands.tolist(), key=lambda k: (parent_depth.get(k, 1 << 30), k))
 
 
-def _depths(parent: dict[int, tuple[int, int]]) -> dict[int, int]:
-    """Depth of each node of a `_Clusters.tree` (which lists every parent before its children)."""
+def tree_depths(parent: dict[int, tuple[int, int]]) -> dict[int, int]:
+    """Depth of each node of a `Clusters.tree` (which lists every parent before its children)."""
     depth: dict[int, int] = {}
     for k, (p, _) in parent.items():
         depth[k] = depth[p] + 1 if p >= 0 else 0
     return depth
 
 
-def _colors_text(g: Geometry, cl: _Clusters, c: int, first: int) -> list[list[str]]:
+def colors_text(g: Geometry, cl: Clusters, c: int, first: int) -> list[list[str]]:
     nodes = cl.clusters[c]
     return [[str(g.candidate(k)) for k in nodes if cl.color[k] == x] for x in (first, 1 - first)]
 
@@ -355,7 +355,7 @@ def _kind_of(g: Geometry, a: int, b: int) -> str:
 
 
 def _false_color_step(
-    technique: str, grid: Grid, cl: _Clusters, c: int, colors: tuple[np.ndarray, np.ndarray],
+    technique: str, grid: Grid, cl: Clusters, c: int, colors: tuple[np.ndarray, np.ndarray],
     x: int, empty_set: int | None, medusa: bool,
 ) -> Step:
     g = grid.geometry
@@ -369,19 +369,19 @@ def _false_color_step(
         i, j = (int(v) for v in np.argwhere(sub)[0])
         a, b = bad[i], bad[j]
         rule = f"twice-in-{_kind_of(g, a, b)}" if medusa else "color-wrap"
-        proof = _Proof(grid, cl, a)
+        proof = Proof(grid, cl, a)
         proof.path(b, True)
         witness = f"{g.candidate(a)} {g.candidate(b)}"
     else:
-        proof = _Proof(grid, cl, bad[0])
-        depth = _depths(proof.parent)
+        proof = Proof(grid, cl, bad[0])
+        depth = tree_depths(proof.parent)
         for m in g.set_members[empty_set].tolist():
             if not grid.live[m]:
                 continue
             if m in cl.color and cl.cluster[m] == c:
                 proof.path(m, True)  # the other colour: OFF in this branch
                 continue
-            a = _witness(depth, on_idx[g.sees[on_idx, m]])
+            a = nearest_root(depth, on_idx[g.sees[on_idx, m]])
             proof.off(proof.path(a, True), m)
         rule = "cell-emptied" if g.is_cell_set(empty_set) else "unit-emptied"
         witness = str(g.setx(empty_set))
@@ -390,7 +390,7 @@ def _false_color_step(
         lit = proof.path(k, False)
         if P.nodes[lit]["role"] != Role.PREMISE:
             P.nodes[lit]["role"] = Role.CONCLUSION
-    P.graph.update(rule=rule, colors=_colors_text(g, cl, c, x), witness=witness)
+    P.graph.update(rule=rule, colors=colors_text(g, cl, c, x), witness=witness)
     if not medusa:
         P.graph["digit"] = nodes[0] % n + 1
     elims = [g.candidate(k) for k in bad]
@@ -399,20 +399,20 @@ def _false_color_step(
 
 
 def _elimination_step(
-    technique: str, grid: Grid, cl: _Clusters, c: int, colors: tuple[np.ndarray, np.ndarray],
+    technique: str, grid: Grid, cl: Clusters, c: int, colors: tuple[np.ndarray, np.ndarray],
     targets: np.ndarray, medusa: bool,
 ) -> Step:
     g = grid.geometry
     n = g.size
     nodes = cl.clusters[c]
     root = nodes[0]
-    proof = _Proof(grid, cl, root)
-    depth = _depths(proof.parent)
+    proof = Proof(grid, cl, root)
+    depth = tree_depths(proof.parent)
     rules = set()
     for t in targets.tolist():
         kinds = []
         for x in (0, 1):
-            a = _witness(depth, colors[x][g.sees[colors[x], t]])
+            a = nearest_root(depth, colors[x][g.sees[colors[x], t]])
             branch = cl.color[a] == cl.color[root]
             proof.off(proof.path(a, branch), t, Role.CONCLUSION)
             kinds.append(_kind_of(g, a, t))
@@ -425,7 +425,7 @@ def _elimination_step(
         else:
             rules.add("two-colors-elsewhere")
     P = proof.P
-    P.graph.update(rule=",".join(sorted(rules)), colors=_colors_text(g, cl, c, cl.color[root]))
+    P.graph.update(rule=",".join(sorted(rules)), colors=colors_text(g, cl, c, cl.color[root]))
     if not medusa:
         P.graph["digit"] = root % n + 1
     elims = [g.candidate(k) for k in targets.tolist()]

@@ -90,15 +90,15 @@ from functools import lru_cache
 import networkx as nx
 import numpy as np
 
+from linkgraph.bitops import bit_column, pack, pack_columns, unpack
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Family, Group, LinkKind, Literal, Role
 from linkgraph.steps import Step, make_step
-from linkgraph.techniques.base import bit_column, packed, packed_columns, sees_packed, unpacked
 from linkgraph.techniques.coloring.medusa import (
-    _Clusters, _Colors, _colors_text, _depths, _medusa_colors, _Proof, _witness,
+    Clusters, Colors, colors_text, medusa_colors, nearest_root, Proof, tree_depths,
 )
-from linkgraph.techniques.coloring.rangetable import Range, _RangeTable, find_ranges  # Range, find_ranges re-exported
+from linkgraph.techniques.coloring.rangetable import Range, RangeTable, find_ranges  # Range, find_ranges re-exported
 
 __all__ = ["Range", "almost_locked_ranges", "find_ranges"]
 
@@ -145,10 +145,10 @@ def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
     >>> step.proof.graph["ranges"]
     ['b2#1: r1c4#1 => r1#1']
     """
-    cc = _medusa_colors(grid)
+    cc = medusa_colors(grid)
     if not cc.cl.clusters:
         return
-    table = _RangeTable(grid)
+    table = RangeTable(grid)
     if not table.size:
         return
     # hits[i, w]: range i turns OFF a candidate of colour class w (class 2c + x: colour x of cluster c)
@@ -157,7 +157,7 @@ def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
     yield from _color_traps(grid, cc, table, hits)
 
 
-def _class_masks(grid: Grid, cc: _Colors) -> tuple[np.ndarray, np.ndarray]:
+def _class_masks(grid: Grid, cc: Colors) -> tuple[np.ndarray, np.ndarray]:
     """``(2 * clusters, candidates)`` bool: the candidates of each colour class, and what it sees."""
     C = grid.geometry.number_of_candidates
     M = np.zeros((len(cc.seen), C), dtype=bool)
@@ -178,30 +178,27 @@ def _ranged(hits: np.ndarray, locked: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _identity(n: int) -> np.ndarray:
-    """`packed` identity, ``packed(np.eye(n, dtype=bool), pad=False)``: candidate k is ON in
-    premise k alone (read-only)."""
-    k = np.arange(n)
-    out = np.zeros((n + 1, (n + 63) // 64 * 8), dtype=np.uint8)
-    out[k, k // 8] = 128 >> (k % 8)
-    out = out.view(np.uint64)
+def _premise_words(n: int) -> np.ndarray:
+    """Premise k makes candidate k ON alone: ``(n + 1, words)``, the last row (padding) all 0;
+    read-only."""
+    out = pack(np.eye(n, dtype=bool), pad=False)
     out.setflags(write=False)
     return out
 
 
-def _traps(grid: Grid, cc: _Colors, table: _RangeTable, hits: np.ndarray) -> Iterator[Step]:
+def _traps(grid: Grid, cc: Colors, table: RangeTable, hits: np.ndarray) -> Iterator[Step]:
     # every live candidate x is a premise (bit x): ON itself, OFF what it sees
     g = grid.geometry
     C = g.number_of_candidates
     live = grid.live
     M, seen = _class_masks(grid, cc)
-    locked = table.lock_words(_identity(C), sees_packed(g))
-    direct = packed(seen, pad=False)[:-1]  # x sees a candidate of the class (x live)
+    locked = table.lock_words(_premise_words(C), g.sees_words)
+    direct = pack(seen)  # x sees a candidate of the class (x live)
     hit = direct | _ranged(hits, locked)
     found = hit[0::2] & hit[1::2] & ~(direct[0::2] & direct[1::2])  # (clusters, words)
-    found &= ~packed(M[0::2] | M[1::2], pad=False)[:-1]  # not against x's own cluster
-    found &= packed(live[None, :], pad=False)[0]
-    found = unpacked(found, C)
+    found &= ~pack(M[0::2] | M[1::2])  # not against x's own cluster
+    found &= pack(live[None, :])[0]
+    found = unpack(found, C)
     if not found.any():
         return
     first = found.argmax(axis=0)
@@ -209,17 +206,17 @@ def _traps(grid: Grid, cc: _Colors, table: _RangeTable, hits: np.ndarray) -> Ite
         yield _trap_step(grid, cc.cl, table, int(first[x]), x, g.sees[x] & live, bit_column(locked, x))
 
 
-def _color_traps(grid: Grid, cc: _Colors, table: _RangeTable, hits: np.ndarray) -> Iterator[Step]:
+def _color_traps(grid: Grid, cc: Colors, table: RangeTable, hits: np.ndarray) -> Iterator[Step]:
     # every colour class w is a premise (bit w): ON its candidates, OFF what they see and its other colour
     cl = cc.cl
     M, seen = _class_masks(grid, cc)
     n = len(M)
     other = M.reshape(-1, 2, M.shape[1])[:, ::-1].reshape(M.shape)
     off = seen | other
-    locked_w = table.lock_words(packed_columns(M, pad=False), packed_columns(off, pad=True))
-    locked = unpacked(locked_w, n).T  # (classes, ranges)
+    locked_w = table.lock_words(pack_columns(M, pad=False), pack_columns(off, pad=True))
+    locked = unpack(locked_w, n).T  # (classes, ranges)
     direct = np.logical_or.reduceat(off[:, cc.nodes], cc.starts, axis=1).reshape(n, -1, 2)
-    ranged = unpacked(_ranged(hits, locked_w), n).T.reshape(n, -1, 2)
+    ranged = unpack(_ranged(hits, locked_w), n).T.reshape(n, -1, 2)
     found = (direct | ranged).all(axis=2) & ~direct.all(axis=2)
     own = np.repeat(np.arange(len(cl.clusters)), 2)
     found[np.arange(n), own] = False  # a colour against its own cluster is plain 3D Medusa
@@ -272,10 +269,10 @@ def _weak(g: Geometry, P: nx.DiGraph, u: Literal, t: int, role: Role = Role.INNE
     return v
 
 
-class _RangeProof(_Proof):
+class _RangeProof(Proof):
     """Cluster paths from `root` (taken OFF) and range links, added to proof graph `P`."""
 
-    def __init__(self, grid: Grid, cl: _Clusters, root: int, P: nx.DiGraph):
+    def __init__(self, grid: Grid, cl: Clusters, root: int, P: nx.DiGraph):
         self.g = grid.geometry
         self.cl = cl
         self.root = root
@@ -294,7 +291,7 @@ class _RangeProof(_Proof):
         return v
 
 
-def _pick_range(table: _RangeTable, locked: np.ndarray, t: int) -> Range:
+def _pick_range(table: RangeTable, locked: np.ndarray, t: int) -> Range:
     """The first locked range that turns `t` OFF."""
     for i in np.flatnonzero(locked).tolist():
         if table.targets[i, t]:
@@ -303,7 +300,7 @@ def _pick_range(table: _RangeTable, locked: np.ndarray, t: int) -> Range:
 
 
 def _both_colors_off(
-    grid: Grid, cl: _Clusters, table: _RangeTable, c: int, P: nx.DiGraph, off: np.ndarray, locked: np.ndarray,
+    grid: Grid, cl: Clusters, table: RangeTable, c: int, P: nx.DiGraph, off: np.ndarray, locked: np.ndarray,
     off_lit: Callable[[int, Role], Literal],
 ) -> tuple[int, list[Range]]:
     """Add to `P` a contradiction on cluster `c`: a candidate of each colour OFF.
@@ -322,7 +319,7 @@ def _both_colors_off(
     # start from a colour seen directly when there is one, then the nearest hit of the other colour
     first = 0 if direct[0] else 1 if direct[1] else 0
     a = (direct[first] or ranged[first])[0]
-    depth = _depths(cl.tree(a))
+    depth = tree_depths(cl.tree(a))
     b = min(direct[1 - first] + ranged[1 - first], key=lambda k: (depth[k], k))
     side = _RangeProof(grid, cl, a, P)
     used: list[Range] = []
@@ -346,7 +343,7 @@ def _ranges_text(g: Geometry, used: list[Range]) -> list[str]:
 
 
 def _trap_step(
-    grid: Grid, cl: _Clusters, table: _RangeTable, c: int, x: int, off: np.ndarray, locked: np.ndarray,
+    grid: Grid, cl: Clusters, table: RangeTable, c: int, x: int, off: np.ndarray, locked: np.ndarray,
 ) -> Step:
     g = grid.geometry
     premise = Literal(g.candidate(x), on=True)
@@ -356,25 +353,25 @@ def _trap_step(
         grid, cl, table, c, P, off, locked, lambda k, role: _weak(g, P, premise, k, role),
     )
     target = g.candidate(x)
-    P.graph.update(rule="range-trap", ranges=_ranges_text(g, used), colors=_colors_text(g, cl, c, cl.color[a]))
+    P.graph.update(rule="range-trap", ranges=_ranges_text(g, used), colors=colors_text(g, cl, c, cl.color[a]))
     notation = f"range-trap ({'; '.join(P.graph['ranges'])}) => {target.cell}<>{target.digit}"
     return make_step(TECHNIQUE, eliminations=[target], premises=(premise,), proof=P, notation=notation)
 
 
 def _color_trap_step(
-    grid: Grid, cl: _Clusters, table: _RangeTable, w: int, c: int, mine: np.ndarray, off: np.ndarray,
+    grid: Grid, cl: Clusters, table: RangeTable, w: int, c: int, mine: np.ndarray, off: np.ndarray,
     locked: np.ndarray,
 ) -> Step:
     g = grid.geometry
     bad = np.flatnonzero(mine)
-    proof = _Proof(grid, cl, int(bad[0]))  # premises +r and -r, r of the colour
+    proof = Proof(grid, cl, int(bad[0]))  # premises +r and -r, r of the colour
     P = proof.P
-    depth = _depths(proof.parent)
+    depth = tree_depths(proof.parent)
 
     def off_lit(k: int, role: Role) -> Literal:
         if cl.cluster.get(k) == w // 2:
             return proof.path(k, True)  # the colour's other side: OFF with it
-        a = _witness(depth, bad[g.sees[bad, k]])
+        a = nearest_root(depth, bad[g.sees[bad, k]])
         return proof.off(proof.path(a, True), k, role)
 
     a, used = _both_colors_off(grid, cl, table, c, P, off, locked, off_lit)
@@ -382,10 +379,10 @@ def _color_trap_step(
         lit = proof.path(k, False)
         if P.nodes[lit]["role"] != Role.PREMISE:
             P.nodes[lit]["role"] = Role.CONCLUSION
-    colors = _colors_text(g, cl, w // 2, w % 2)
+    colors = colors_text(g, cl, w // 2, w % 2)
     P.graph.update(
         rule="range-color-trap", ranges=_ranges_text(g, used), colors=colors,
-        trapped=_colors_text(g, cl, c, cl.color[a]),
+        trapped=colors_text(g, cl, c, cl.color[a]),
     )
     elims = [g.candidate(k) for k in bad.tolist()]
     notation = f"range-color-trap ({'; '.join(P.graph['ranges'])}) => " + ", ".join(

@@ -5,8 +5,8 @@ A range (`linkgraph.techniques.coloring.ranges` has the technique, and re-export
 and not all on one line, would stand in one line's segment once the places
 off that line are OFF: the digit's places on the line outside the box are
 then OFF. `find_ranges` lists every (box, digit, line) that can form one as
-a `Range`; `_RangeTable` holds them as index arrays, to tell which ranges
-each premise locks (`_RangeTable.lock`; `_RangeTable.lock_words` for many
+a `Range`; `RangeTable` holds them as index arrays, to tell which ranges
+each premise locks (`RangeTable.lock`; `RangeTable.lock_words` for many
 premises packed as bits) and what they turn OFF.
 
 Examples
@@ -15,10 +15,10 @@ Digit 1 keeps three places in box 2, r1c4, r2c5 and r3c5. Assuming r4c5 is 1
 turns r2c5 and r3c5 OFF (column 5), which leaves r1c4: the box is locked onto
 row 1 and onto column 4 alike (r1c4 is all of both segments).
 
->>> from linkgraph.techniques.coloring.rangetable import _RangeTable
+>>> from linkgraph.techniques.coloring.rangetable import RangeTable
 >>> out = ["r1c5#1", "r1c6#1", "r2c4#1", "r2c6#1", "r3c4#1", "r3c6#1"]
 >>> grid = lg.Grid.empty().eliminate({lg.Candidate.parse(c) for c in out})
->>> g, table = grid.geometry, _RangeTable(grid)
+>>> g, table = grid.geometry, RangeTable(grid)
 >>> x = g.index(lg.Candidate.parse("r4c5#1"))
 >>> on = np.zeros((1, g.number_of_candidates), dtype=bool)
 >>> on[0, x] = True
@@ -154,7 +154,7 @@ def _pairs(g: Geometry) -> tuple[np.ndarray, ...]:
     return arrays
 
 
-class _RangeTable:
+class RangeTable:
     """The ranges of a grid as index arrays, to lock them for many premises at once."""
 
     def __init__(self, grid: Grid):
@@ -209,7 +209,7 @@ class _RangeTable:
         """`lock` with the premises packed as bits: ``(ranges, words)``, bit p of row i set when
         premise p locks range i.
 
-        `on` and `off` are ``(candidates + 1, words)`` uint64 (`linkgraph.techniques.base.packed`):
+        `on` and `off` are ``(candidates + 1, words)`` uint64 (`linkgraph.bitops.pack`):
         bit p of row k is set when premise p makes candidate k ON (OFF); the last row, for the
         padding, is all 0 in `on` and all 1 in `off`.
         """

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import linkgraph as lg
-from linkgraph.techniques.aic.net import _candidate_net, _grouped_net, _intersections, _strong_part
+from linkgraph.techniques.aic.net import _intersections, candidate_net, grouped_net
+from linkgraph.techniques.aic import net as aicnet
 from tests.techniques.patterncases import prepared
 from tests.graph.test_links import VARIANTS, variant_positions
 
@@ -104,7 +105,7 @@ def assert_same(net, want) -> None:
     assert np.array_equal(got, common), "hits"
 
 
-def strong_part(want):
+def reference_strong_part(want):
     """The reference net restricted to its nodes with a strong link."""
     members, strong, weak, sees_all, table = want
     keep = np.flatnonzero(strong.any(axis=1))
@@ -113,17 +114,17 @@ def strong_part(want):
 
 
 def assert_nets(grid: lg.Grid) -> None:
-    grouped = _grouped_net(grid)
+    grouped = grouped_net(grid)
     assert_same(grouped, reference_grouped_net(grid))
-    assert_same(_strong_part(grouped), strong_part(reference_grouped_net(grid)))
+    assert_same(aicnet.strong_part(grouped), reference_strong_part(reference_grouped_net(grid)))
     for mode in ("x", "xy", "aic"):
-        assert_same(_candidate_net(grid, mode), reference_candidate_net(grid, mode))
-        assert_same(_candidate_net(grid, mode, strong_only=True), strong_part(reference_candidate_net(grid, mode)))
-    assert_same(_candidate_net(grid, "x", digit_major=True, strong_only=True),
-                strong_part(reference_candidate_net(grid, "x", digit_major=True)))
-    assert_same(_candidate_net(grid, "x", digit_major=True), reference_candidate_net(grid, "x", digit_major=True))
-    assert_same(_candidate_net(grid, "x", 2), reference_candidate_net(grid, "x", 2))
-    assert_same(_candidate_net(grid, "xy", 2), reference_candidate_net(grid, "xy", 2))
+        assert_same(candidate_net(grid, mode), reference_candidate_net(grid, mode))
+        assert_same(candidate_net(grid, mode, strong_only=True), reference_strong_part(reference_candidate_net(grid, mode)))
+    assert_same(candidate_net(grid, "x", digit_major=True, strong_only=True),
+                reference_strong_part(reference_candidate_net(grid, "x", digit_major=True)))
+    assert_same(candidate_net(grid, "x", digit_major=True), reference_candidate_net(grid, "x", digit_major=True))
+    assert_same(candidate_net(grid, "x", 2), reference_candidate_net(grid, "x", 2))
+    assert_same(candidate_net(grid, "xy", 2), reference_candidate_net(grid, "xy", 2))
 
 
 def test_nets_match_reference_on_top95(corpus):
@@ -146,6 +147,6 @@ def test_nodes_without_strong_links_change_no_chain(corpus):
         return [(str(s), s.notation, sorted(map(str, s.proof.edges))) for s in steps]
 
     for grid, _ in prepared(corpus("top95", limit=6)):
-        assert texts(x_chains(grid)) == texts(_chains(grid, [_candidate_net(grid, "x", digit_major=True)], "x-chain"))
-        assert texts(aics(grid, groups=False)) == texts(_chains(grid, [_candidate_net(grid, "aic")], "aic"))
-        assert texts(aics(grid)) == texts(_chains(grid, [_grouped_net(grid)], "grouped-aic"))
+        assert texts(x_chains(grid)) == texts(_chains(grid, [candidate_net(grid, "x", digit_major=True)], "x-chain"))
+        assert texts(aics(grid, groups=False)) == texts(_chains(grid, [candidate_net(grid, "aic")], "aic"))
+        assert texts(aics(grid)) == texts(_chains(grid, [grouped_net(grid)], "grouped-aic"))

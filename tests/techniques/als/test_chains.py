@@ -12,6 +12,7 @@ import pytest
 import linkgraph as lg
 from linkgraph.errors import OptionError, ProofError
 from linkgraph.techniques.als import chains as alschains
+from linkgraph.techniques.als.net import als_net
 from linkgraph.check.checker import check_step
 from tests.techniques.patterncases import CASES, check_case, check_sound, conclusions, prepared, transpose
 from tests.techniques.als.test_xz import board, forced_out
@@ -157,7 +158,7 @@ def test_small_sets_link_to_each_other():
     # so no ALS followed another. A = r5c12{145} and B = r8c15{156}: A's only 1 (r5c1) and B's
     # only 1 (r8c1) share column 1, so a locked A takes 1 out of B (and the other way round).
     grid = board(r5c1="15", r5c2="45", r8c1="16", r8c5="56")
-    an = alschains._als_net(grid)
+    an = als_net(grid)
     node = {f"{an.als(j)}#{an.digit[j]}": an.M + j for j in range(an.K)}
     a, b = node["r5c12{145}#1"], node["r8c15{156}#1"]
     assert an.net.weak[a, b] and an.net.weak[b, a]
@@ -166,13 +167,13 @@ def test_small_sets_link_to_each_other():
 
 def test_steps_built_only_as_consumed(monkeypatch):
     built = []
-    real = alschains._step
+    real = alschains.als_chain_step
 
     def counting(*args, **kwargs):
         built.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(alschains, "_step", counting)
+    monkeypatch.setattr(alschains, "als_chain_step", counting)
     (grid,) = [g for corpus, i, g, _ in stalled_positions() if (corpus, i) == ("top1465", 20)]
     first = next(alschains.als_chains(grid))
     assert len(built) == 1 and first.technique == TECH

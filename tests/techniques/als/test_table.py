@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import linkgraph as lg
-from linkgraph.techniques.als.table import AlsTable, _pack
+from linkgraph.bitops import pack
+from linkgraph.techniques.als.table import AlsTable
 from tests.techniques.patterncases import prepared
 from tests.graph.test_links import VARIANTS, variant_positions
 
@@ -58,7 +59,7 @@ def reference(grid: lg.Grid, max_size: int) -> dict[str, np.ndarray]:
         zsee[pair] |= (L[idx, None, d] & S[None, idx, d]).any(axis=2).astype(np.int64) << d
     selfsee = (L.any(axis=2).astype(np.int64) << np.arange(n)).sum(axis=1)
     sight = np.nonzero(L.transpose(1, 0, 2))  # (digit, set, cell), sorted
-    return {"sight": sight, "cells": rows, "has": has, "places": _pack(P.transpose(1, 0, 2)), "seeall": _pack(S.transpose(1, 0, 2)),
+    return {"sight": sight, "cells": rows, "has": has, "places": pack(P.transpose(1, 0, 2)), "seeall": pack(S.transpose(1, 0, 2)),
             "overlap": overlap, "restricted": restricted, "zsee": zsee, "selfsee": selfsee}
 
 
