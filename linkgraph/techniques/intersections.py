@@ -25,27 +25,23 @@ _BLOCKS = ("box", "window", "region")
 
 @lru_cache(maxsize=None)
 def _pairs(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """House pairs (base, cover) meeting in 2+ cells, with cell masks of the
-    intersection, base-only and cover-only parts."""
+    """House pairs (base, cover) meeting in 2+ cells (`Geometry.intersections`, both ways round,
+    by base then cover), with cell masks of the intersection, base-only and cover-only parts."""
     n_cells = g.number_of_cells
     base, cover, inter, base_rest, cover_rest = [], [], [], [], []
-    sets = [set(map(int, g.house_cells[h])) for h in range(len(g.houses))]
-    for a in range(len(g.houses)):
-        for b in range(len(g.houses)):
-            if a == b:
-                continue
-            common = sets[a] & sets[b]
-            if len(common) < 2 or sets[a] <= sets[b] or sets[b] <= sets[a]:
-                continue
-            m = np.zeros((3, n_cells), dtype=np.int32)
-            m[0, list(common)] = 1
-            m[1, list(sets[a] - common)] = 1
-            m[2, list(sets[b] - common)] = 1
-            base.append(a)
-            cover.append(b)
-            inter.append(m[0])
-            base_rest.append(m[1])
-            cover_rest.append(m[2])
+    ordered = sorted([(a, b, cells) for (a, b), cells in g.intersections]
+                     + [(b, a, cells) for (a, b), cells in g.intersections])
+    for a, b, cells in ordered:
+        m = np.zeros((3, n_cells), dtype=np.int32)
+        m[1, g.house_cells[a]] = 1
+        m[2, g.house_cells[b]] = 1
+        m[:, list(cells)] = 0
+        m[0, list(cells)] = 1
+        base.append(a)
+        cover.append(b)
+        inter.append(m[0])
+        base_rest.append(m[1])
+        cover_rest.append(m[2])
     return (np.array(base), np.array(cover), np.array(inter), np.array(base_rest), np.array(cover_rest))
 
 
