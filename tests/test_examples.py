@@ -55,3 +55,9 @@ def test_rating_study_reads_batch_rows(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "puzzles 3 (left out: 1 unsolved, 1 without an SE rating)" in out
     assert "Spearman rho = 1.000" in out
+
+
+def test_bench_uniqueness_doctests():
+    # every form of Norvig's impossible puzzle is answered "no solution", Wikipedia's has one
+    module = load("bench_uniqueness")
+    assert doctest.testmod(module).failed == 0
