@@ -1,4 +1,5 @@
-"""Puzzle files: one puzzle a line, with an optional name or rating column.
+"""Files in and out: puzzle files (one puzzle a line, with an optional name or rating
+column), and output files written whole or not at all.
 
 The layouts are those of the shared corpora:
 
@@ -10,21 +11,32 @@ The layouts are those of the shared corpora:
 Files are read lazily, line by line, so a file of a million lines streams in
 bounded memory; a bad line becomes a `PuzzleLine` with an ``error`` and never
 stops the rest of the file.
+
+Every file linkgraph writes (pictures, batch rows, sweep logs, plots) goes
+through `check_output` before any work, and is written by `atomic_path` or
+`atomic_write`: into a temporary file in the same folder, renamed onto the
+target when complete. A results file is then either the old one or the
+complete new one, also after ``kill -9`` or a full disk.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import secrets
+import stat
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
-from linkgraph.errors import LinkgraphError, PuzzleFormatError
+from linkgraph.errors import LinkgraphError, OptionError, PuzzleFormatError
 from linkgraph.geometry import SYMBOLS
 from linkgraph.grid import Grid
 
-__all__ = ["PUZZLE_LENGTHS", "PuzzleLine", "corpus_path", "parse_line", "read_puzzles", "read_solutions"]
+__all__ = ["PUZZLE_LENGTHS", "PuzzleLine", "atomic_path", "atomic_write", "check_input", "check_output", "corpus_path",
+           "parse_line", "read_puzzles", "read_solutions"]
 
 #: The lengths of a puzzle string: the cell counts of the sizes the geometry knows.
 PUZZLE_LENGTHS = (16, 36, 64, 81, 144, 256, 625)
@@ -100,10 +112,26 @@ def read_puzzles(path: str | os.PathLike, *, limit: int | None = None, start: in
     >>> [(p.number, p.puzzle[:9]) for p in lines]
     [(1, '..3.2.6..'), (2, '2...8.3..')]
     """
-    path = Path(path)
-    if not path.is_file():  # at the call, before any output is written
-        raise PuzzleFormatError(f"{path}: no such file")
+    path = check_input(path)  # at the call, before any output is written
     return _read_lines(path, limit, start)
+
+
+def check_input(path: str | os.PathLike) -> Path:
+    """`path` as a Path if it is a file that can be read; PuzzleFormatError naming what it is otherwise.
+
+    >>> lg.io.check_input("no/such.txt")
+    Traceback (most recent call last):
+    ...
+    linkgraph.errors.PuzzleFormatError: no/such.txt: no such file
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise PuzzleFormatError(f"{path}: is a folder, not a puzzle file")
+    if not path.is_file():
+        raise PuzzleFormatError(f"{path}: no such file")
+    if not os.access(path, os.R_OK):
+        raise PuzzleFormatError(f"{path}: cannot read (permission denied)")
+    return path
 
 
 def _read_lines(path: Path, limit: int | None, start: int) -> Iterator[PuzzleLine]:
@@ -146,3 +174,114 @@ def corpus_path(name: str, *, solutions: bool = False) -> Path:
         if (root / fname).is_file():
             return root / fname
     raise PuzzleFormatError(f"corpus {name!r}: {fname} not found in {', '.join(map(str, roots))}")
+
+
+# ---- output files: checked before any work, written whole or not at all ----------------------
+
+
+def check_output(path: str | os.PathLike, *, option: str = "--out") -> Path:
+    """`path` as a Path if a file can be written there; OptionError naming `option` and the fault.
+
+    Checked before any work starts, so a bad path costs nothing and changes nothing.
+
+    Examples
+    --------
+    >>> lg.io.check_output("no/such/folder/rows.csv", option="--out")
+    Traceback (most recent call last):
+    ...
+    linkgraph.errors.OptionError: --out no/such/folder/rows.csv: no folder no/such/folder
+    """
+    path = Path(path)
+    folder = path.parent
+    if str(path) in ("", ".") or path.name in ("", ".", ".."):
+        raise OptionError(f"{option} {str(path)!r}: expected a file name")
+    if path.is_dir():
+        raise OptionError(f"{option} {path}: is a folder, expected a file")
+    if folder.exists() and not folder.is_dir():
+        raise OptionError(f"{option} {path}: {folder} is a file, not a folder")
+    if not folder.is_dir():
+        raise OptionError(f"{option} {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OptionError(f"{option} {path}: cannot write in {folder} (permission denied)")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise OptionError(f"{option} {path}: cannot write (permission denied)")
+    return path
+
+
+@contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """A fresh temporary path beside `path` (same folder and suffix), renamed onto `path` if the block succeeds.
+
+    The block writes the temporary file by any means (a program's ``-o``, a
+    library's ``savefig``). When the block ends normally the file is flushed to
+    disk and renamed onto `path` (``os.replace``, atomic), taking the old file's
+    permissions; when it raises, the temporary file is removed and `path` is
+    left as it was.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> target = Path(tmp.name) / "out.txt"
+    >>> with lg.io.atomic_path(target) as part:
+    ...     _ = part.write_text("whole")
+    >>> target.read_text()
+    'whole'
+    >>> try:
+    ...     with lg.io.atomic_path(target) as part:
+    ...         _ = part.write_text("half")
+    ...         raise KeyboardInterrupt
+    ... except KeyboardInterrupt:
+    ...     pass
+    >>> target.read_text(), sorted(p.name for p in Path(tmp.name).iterdir())
+    ('whole', ['out.txt'])
+    >>> tmp.cleanup()
+    """
+    path = Path(path)
+    while True:
+        part = path.with_name(f".{path.name}.{secrets.token_hex(4)}{path.suffix}")
+        try:
+            os.close(os.open(part, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))  # umask applies
+            break
+        except FileExistsError:
+            continue
+    try:
+        yield part
+        _sync(part)
+        if path.exists():
+            os.chmod(part, stat.S_IMODE(os.stat(path).st_mode))
+        os.replace(part, path)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+
+
+def _sync(path: Path) -> None:
+    """Flush a file's data to disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8",
+                 newline: str | None = None) -> Iterator[IO]:
+    """An open file whose text replaces `path` when the block succeeds (`atomic_path`), and never half of it.
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> with lg.io.atomic_write(Path(tmp.name) / "rows.csv") as fh:
+    ...     _ = fh.write("line,error\\n")
+    >>> (Path(tmp.name) / "rows.csv").read_text()
+    'line,error\\n'
+    >>> tmp.cleanup()
+    """
+    with atomic_path(path) as part:
+        if "b" in mode:
+            encoding = None
+        with open(part, mode, encoding=encoding, newline=newline) as fh:
+            yield fh
