@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
+from linkgraph.cli.common import add_check, add_format, add_puzzle, add_time_limit, check_grid, emit_json, read_grid
 
 NOTATIONS = ("gnpx", "eureka", "english")
 VARIANT_CHOICES = ("cell", "house", "contradiction", "all")
@@ -25,6 +26,8 @@ def add_parser(sub) -> None:
     p.add_argument("--notation", choices=NOTATIONS, default="gnpx", help="chain notation (default gnpx)")
     p.add_argument("--family", default="cell,house,group,als",
                    help="comma list of link families: cell, house, group, als (default all)")
+    add_check(p)
+    add_time_limit(p)
     add_format(p)
     p.set_defaults(run=run)
 
@@ -40,12 +43,16 @@ def run(args: argparse.Namespace) -> int:
     from linkgraph.chains.steps import forcing_chains
     from linkgraph.notation import gnpx_heading
 
+    from linkgraph.graph.links import check_link_options
+
+    families = list(check_link_options([f.strip() for f in args.family.split(",") if f.strip()]))
     grid = read_grid(args.puzzle)
+    if not args.no_check:
+        check_grid(grid)
     if args.prepare == "basic":
         from linkgraph.solver import prepare
 
         grid = prepare(grid)
-    families = [f.strip() for f in args.family.split(",") if f.strip()]
     steps = list(forcing_chains(grid, variants=[args.variant], families=families))
     if args.format == "json":
         emit_json({
@@ -64,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         })
         return 0 if steps else 1
     if not steps:
-        print("no forcing chain found")
+        print("linkgraph chains: no forcing chain found", file=sys.stderr)
         return 1
     by_title: dict[str, list] = {}
     for s in steps:

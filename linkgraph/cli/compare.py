@@ -16,11 +16,12 @@ import statistics
 import sys
 from typing import Any
 
-from linkgraph.research.batch import iter_batch
 from linkgraph.cli.common import emit_json
 from linkgraph.errors import OptionError
-from linkgraph.io import read_puzzles
-from linkgraph.research.jobs import CHECKPOINTS, PATH_METRICS
+from linkgraph.io import atomic_write, check_output, read_puzzles
+from linkgraph.limits import check_count, check_seconds
+from linkgraph.research.batch import connect, iter_batch
+from linkgraph.research.jobs import CHECKPOINTS, PATH_METRICS, check_options
 
 #: (label, column, how) rows of the report; how is mean, max or sum over the puzzles.
 SUMMARY: tuple[tuple[str, str, str], ...] = (
@@ -100,20 +101,30 @@ def _fmt(v: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     if len(args.ladder) < 1:
         raise OptionError("--ladder: give at least one ladder")
-    if args.limit is not None and args.limit < 1:
-        raise OptionError(f"--limit: expected a positive number, found {args.limit}")
-    from linkgraph.techniques import resolve_ladder
-
-    for spec in args.ladder:
-        resolve_ladder(spec)  # UnknownTechniqueError before any work
-    lines = list(read_puzzles(args.file, limit=args.limit))
-    results: dict[str, list[dict]] = {}
-    for spec in args.ladder:
+    check_count("--limit", args.limit, minimum=1)
+    check_count("--workers", args.workers, minimum=1)
+    check_seconds("--timeout", args.timeout)
+    if args.out:
+        check_output(args.out, option="--out")
+    option_sets = []
+    for spec in args.ladder:  # every ladder and option checked before any work
         options: dict[str, Any] = {"ladder": spec, "path": True}
         if args.families:
             options["families"] = args.families
-        results[spec] = list(iter_batch(lines, "solve", options=options, workers=args.workers,
-                                        scheduler=args.scheduler, timeout=args.timeout))
+        check_options("solve", options)
+        option_sets.append(options)
+    lines = list(read_puzzles(args.file, limit=args.limit))
+    client = None
+    if args.scheduler is not None:
+        client, _ = connect(args.scheduler)  # an unreachable scheduler fails here, before any work
+    results: dict[str, list[dict]] = {}
+    try:
+        for spec, options in zip(args.ladder, option_sets, strict=True):
+            results[spec] = list(iter_batch(lines, "solve", options=options, workers=args.workers,
+                                            scheduler=client, timeout=args.timeout))
+    finally:
+        if client is not None:
+            client.close()
     summaries = {spec: summarize(rows) for spec, rows in results.items()}
     if args.out:
         _write_rows(args.out, results)
@@ -141,7 +152,7 @@ def _write_rows(path: str, results: dict[str, list[dict]]) -> None:
             for k in row:
                 if k not in columns:
                     columns.append(k)
-    with open(path, "w", encoding="utf-8", newline="") as fh:
+    with atomic_write(path, newline="") as fh:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(columns)
         for spec, rows in results.items():

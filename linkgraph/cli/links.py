@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 
-from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
-from linkgraph.graph.links import FAMILIES, degree_summary, link_counts, link_graph, strong_components
+from linkgraph.cli.common import add_check, add_format, add_puzzle, add_time_limit, check_grid, emit_json, read_grid
+from linkgraph.graph.links import (
+    FAMILIES, check_link_options, degree_summary, link_counts, link_graph, strong_components,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -23,6 +25,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=f"comma list of link families to build: {', '.join(FAMILIES)} (default: all)",
     )
     p.add_argument("--als-max-size", type=int, default=None, help="largest ALS in cells (default 4)")
+    add_check(p)
+    add_time_limit(p)
     add_format(p)
     p.set_defaults(run=run)
 
@@ -38,8 +42,10 @@ def add_prepare(p: argparse.ArgumentParser) -> None:
 
 
 def prepared_grid(args: argparse.Namespace):
-    """The PUZZLE grid, after --prepare when given."""
+    """The PUZZLE grid, checked for one solution unless --no-check, after --prepare when given."""
     grid = read_grid(args.puzzle)
+    if not args.no_check:
+        check_grid(grid)
     if args.prepare:
         from linkgraph.solver import prepare
 
@@ -48,16 +54,18 @@ def prepared_grid(args: argparse.Namespace):
 
 
 def graph_options(args: argparse.Namespace) -> dict:
-    """link_graph keyword arguments from --families and --als-max-size."""
+    """link_graph keyword arguments from --families and --als-max-size (checked, before any work)."""
     options: dict = {"families": [f.strip() for f in args.families.split(",") if f.strip()]}
     if args.als_max_size is not None:
         options["als_max_size"] = args.als_max_size
+    check_link_options(**options)
     return options
 
 
 def run(args: argparse.Namespace) -> int:
+    options = graph_options(args)
     grid = prepared_grid(args)
-    G = link_graph(grid, **graph_options(args))
+    G = link_graph(grid, **options)
     counts = link_counts(G)
     counts["degree"] = degree_summary(G)
     counts["strong_degree"] = degree_summary(G, kind="strong")

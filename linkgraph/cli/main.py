@@ -3,20 +3,30 @@
 Each subcommand lives in ``linkgraph/cli/<name>.py`` and exposes
 ``add_parser(subparsers)`` and ``run(args) -> int``; `COMMANDS` lists them in
 help order (written once here, no self-registration). Results go to stdout,
-diagnostics to stderr. Exit 0 on success, 1 when nothing was found, 2 on bad
-input; errors print as ``linkgraph: PuzzleFormatError: line 3: ...`` with no
-traceback.
+diagnostics to stderr. Exit 0 on success, 1 when nothing was found (or the
+time limit came first), 2 on bad input; errors print as one line,
+``linkgraph: PuzzleFormatError: line 3: ...``, with no traceback. Every fault
+a user can cause ends that way: bad puzzles and options, paths that cannot be
+read or written, an unreachable scheduler, a missing optional package. Only a
+bug prints a traceback.
+
+An OptionError from the library names the option as Python spells it
+(``max_steps: ...``); the command line shows the flag (``--max-steps: ...``).
+A command with ``--time-limit S`` is stopped after S seconds wherever it is
+(`linkgraph.limits.Deadline`); ``solve`` stops its path at S and prints it.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 
-from linkgraph.cli import batch, bench, chains, compare, links, nets, path, plot, render, solve, verify
-from linkgraph.errors import LinkgraphError
 from linkgraph import __version__
+from linkgraph.cli import batch, bench, chains, compare, links, nets, path, plot, render, solve, verify
+from linkgraph.errors import LinkgraphError, OptionError
+from linkgraph.limits import Deadline, TimeLimitExceeded, check_seconds
 
 __all__ = ["COMMANDS", "main"]
 
@@ -33,6 +43,10 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+class _CommandTimeout(TimeLimitExceeded):
+    """A command's --time-limit is up."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argparse parser with every available subcommand."""
     parser = _Parser(prog="linkgraph", description="Sudoku reasoning as graphs: chains, nets, links.")
@@ -40,7 +54,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in COMMANDS:
         module.add_parser(sub)
+    for command in sub.choices.values():  # each option's flag, by the name the library gives it
+        flags = {a.dest: max(a.option_strings, key=len) for a in command._actions if a.option_strings}
+        command.set_defaults(_flags=flags)
     return parser
+
+
+def _flagged(message: str, flags: dict[str, str]) -> str:
+    """An OptionError's message with the option named by its flag (``max_steps:`` -> ``--max-steps:``)."""
+    m = re.match(r"([a-z][a-z_]*)(:| )", message)
+    if m and m.group(1) in flags:
+        return flags[m.group(1)] + message[len(m.group(1)):]
+    return message
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -60,12 +85,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return int(args.run(args) or 0)
+        limit = getattr(args, "time_limit", None)
+        if limit is not None:
+            check_seconds("time_limit", limit)
+            limit += getattr(args, "time_grace", 0.0)  # solve stops its own path at the limit, then prints
+        try:
+            with Deadline(limit, _CommandTimeout):
+                return int(args.run(args) or 0)
+        except _CommandTimeout:
+            print(f"linkgraph {args.command}: stopped at --time-limit {args.time_limit:g} s", file=sys.stderr)
+            return 1
+    except OptionError as exc:
+        print(f"linkgraph: {type(exc).__name__}: {_flagged(str(exc), getattr(args, '_flags', {}))}", file=sys.stderr)
+        return 2
     except LinkgraphError as exc:
         print(f"linkgraph: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a disk full, a file that vanished: the system's fault, said in one line
+        print(f"linkgraph: {type(exc).__name__}: {_os_message(exc)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("linkgraph: interrupted", file=sys.stderr)
         return 130
+
+
+def _os_message(exc: OSError) -> str:
+    """``path: what`` for an OSError."""
+    what = exc.strerror or str(exc)
+    return f"{exc.filename}: {what}" if exc.filename else what

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from itertools import islice
 
-from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
+from linkgraph.cli.common import add_check, add_format, add_puzzle, add_time_limit, check_grid, emit_json, read_grid
 
 NOTATIONS = ("sudokuwiki", "eureka", "gnpx", "plain")
 
@@ -31,6 +32,8 @@ def add_parser(sub) -> None:
                    help="apply the basic ladder first (default none)")
     p.add_argument("--notation", choices=NOTATIONS, default="sudokuwiki", help="text notation (default sudokuwiki)")
     p.add_argument("--all", action="store_true", help="every net (one per conclusion), not only the best")
+    add_check(p)
+    add_time_limit(p)
     add_format(p)
     p.set_defaults(run=run)
 
@@ -54,12 +57,17 @@ def _text(step, notation: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from linkgraph.nets.search import forcing_nets
 
+    from linkgraph.nets.propagate import check_depth_level
+
+    check_depth_level(args.depth, args.level)
+    kinds = [k.strip() for k in args.kind.split(",") if k.strip()]
     grid = read_grid(args.puzzle)
+    if not args.no_check:
+        check_grid(grid)
     if args.prepare == "basic":
         from linkgraph.solver import prepare
 
         grid = prepare(grid)
-    kinds = [k.strip() for k in args.kind.split(",") if k.strip()]
     steps_iter = forcing_nets(grid, depth=args.depth, level=args.level, start=args.start,
                               select=args.select, kinds=kinds)
     steps = list(steps_iter) if args.all else list(islice(steps_iter, 1))
@@ -83,4 +91,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"{s}  [{s.proof.number_of_nodes()} literals]")
             for line in _text(s, args.notation).splitlines():
                 print(f"    {line}")
+        if not steps:
+            print("linkgraph nets: no forcing net found", file=sys.stderr)
     return 0 if steps else 1

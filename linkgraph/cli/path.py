@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from linkgraph.cli.common import add_format, add_puzzle, emit_json
+from linkgraph.cli.common import add_check, add_format, add_puzzle, add_time_limit, emit_json
 from linkgraph.cli.links import add_prepare, graph_options, prepared_grid
 from linkgraph.errors import NotationError
 from linkgraph.graph.implication import implication_graph, implication_path, path_links
@@ -39,6 +39,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=f"comma list of link families to use: {', '.join(FAMILIES)} (default: all)",
     )
     p.add_argument("--als-max-size", type=int, default=None, help="largest ALS in cells (default 4)")
+    add_check(p)
+    add_time_limit(p)
     add_format(p)
     p.set_defaults(run=run)
 
@@ -57,15 +59,30 @@ def gnpx_link(link: dict, u: Literal, v: Literal) -> str:
     return f"[{letter} {als}{_node_text(u)} -> {_node_text(v)}]"
 
 
+def _literal(text: str, what: str, size: int) -> Literal:
+    """The literal FROM or TO, its NotationError naming which."""
+    try:
+        return Literal.parse(text, size=size)
+    except NotationError as exc:
+        raise NotationError(f"{what} {exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
+    options = graph_options(args)
     grid = prepared_grid(args)
-    a = Literal.parse(args.source, size=grid.size)
-    b = Literal.parse(args.target, size=grid.size)
-    D = implication_graph(link_graph(grid, **graph_options(args)))
+    a = _literal(args.source, "FROM", grid.size)
+    b = _literal(args.target, "TO", grid.size)
+    D = implication_graph(link_graph(grid, **options))
     for lit, what in ((a, "FROM"), (b, "TO")):
         if lit not in D:
             raise NotationError(f"{what} {lit}: not a literal of this position (is {lit.cand} live and unsolved?)")
     path = implication_path(D, a, b)
+    if len(path or ()) == 1:  # FROM is TO: a chain of no links
+        if args.format == "json":
+            emit_json([])
+        else:
+            print(f"{a}: FROM and TO are the same literal (a chain of no links)")
+        return 0
     if path is None:
         if args.format == "json":
             emit_json([])

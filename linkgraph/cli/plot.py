@@ -15,7 +15,9 @@ import os
 import sys
 from typing import Any
 
-from linkgraph.errors import OptionError, check_choice
+from linkgraph.errors import OptionError, PuzzleFormatError, check_choice
+from linkgraph.io import atomic_path, check_input, check_output
+from linkgraph.limits import check_count
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -98,16 +100,26 @@ def plot(rows: list[dict], out: str | os.PathLike, *, x: str, y: str | None = No
     ax.legend(fontsize="small")
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    fig.savefig(out, metadata={"Software": None} if str(out).endswith(".png") else None)
+    with atomic_path(out) as part:  # the old picture or the whole new one
+        fig.savefig(part, metadata={"Software": None} if str(out).endswith(".png") else None)
     plt.close(fig)
     return {k: len(v[0]) for k, v in data.items()}
+
+
+#: The picture formats of ``-o``, by suffix.
+FORMATS = ("png", "svg", "pdf")
 
 
 def run(args: argparse.Namespace) -> int:
     from linkgraph.research.batch import read_rows
 
-    if not os.path.isfile(args.results):
-        raise OptionError(f"{args.results}: no such file")
+    check_output(args.out, option="--out")
+    check_choice("--out suffix", [os.path.splitext(args.out)[1].lower().lstrip(".")], FORMATS)
+    check_count("--bins", args.bins, minimum=1, none=False)
+    try:
+        check_input(args.results)
+    except PuzzleFormatError as exc:
+        raise OptionError(str(exc)) from None
     rows = read_rows(args.results)
     counts = plot(rows, args.out, x=args.x, y=args.y, by=args.by, kind=args.kind, bins=args.bins, title=args.title)
     print(f"linkgraph plot: {sum(counts.values())} points -> {args.out}", file=sys.stderr)

@@ -12,11 +12,13 @@ written; exit 1 when there is no such chain or net.
 from __future__ import annotations
 
 import argparse
+import sys
 from itertools import islice
-from pathlib import Path
 
-from linkgraph.cli.common import add_puzzle, read_grid
-from linkgraph.errors import OptionError, check_choice
+from linkgraph.cli.common import add_check, add_puzzle, add_time_limit, check_grid, read_grid
+from linkgraph.errors import check_choice
+from linkgraph.io import check_output
+from linkgraph.limits import check_count
 
 VARIANT_CHOICES = ("cell", "house", "contradiction", "all")
 
@@ -49,6 +51,8 @@ def add_parser(sub) -> None:
                    help="nets: order (default shortest)")
     p.add_argument("--kind", default="contradiction,verity,double",
                    help="nets: comma list of contradiction, verity, double")
+    add_check(p)
+    add_time_limit(p)
     p.set_defaults(run=run)
 
 
@@ -68,11 +72,20 @@ def _steps(grid, args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from linkgraph.draw.graphviz import FORMATS, render
 
-    out = Path(args.output)
+    out = check_output(args.output, option="--output")
     check_choice("--output suffix", [out.suffix.lower().lstrip(".")], FORMATS)
-    if args.index < 1:
-        raise OptionError(f"--index: expected 1 or more, found {args.index}")
+    check_count("--index", args.index, minimum=1, none=False)
+    if args.nets:
+        from linkgraph.nets.propagate import check_depth_level
+
+        check_depth_level(args.depth, args.level)
+    else:
+        from linkgraph.graph.links import check_link_options
+
+        check_link_options([f.strip() for f in args.family.split(",") if f.strip()])
     grid = read_grid(args.puzzle)
+    if not args.no_check:
+        check_grid(grid)
     if args.prepare == "basic":
         from linkgraph.solver import prepare
 
@@ -82,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if args.all:
         steps = list(found)
         if not steps:
-            print(f"linkgraph render: no forcing {what} found")
+            print(f"linkgraph render: no forcing {what} found", file=sys.stderr)
             return 1
         for k, step in enumerate(steps, 1):
             path = out.with_name(f"{out.stem}-{k}{out.suffix}")
@@ -90,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     step = next(islice(found, args.index - 1, None), None)
     if step is None:
-        print(f"linkgraph render: no forcing {what} number {args.index}")
+        print(f"linkgraph render: no forcing {what} number {args.index}", file=sys.stderr)
         return 1
     print(render(step, out, layout=args.layout, grid=grid))
     return 0

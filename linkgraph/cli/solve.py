@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
-from linkgraph.errors import InvalidPuzzleError
+from linkgraph.cli.common import add_check, add_format, add_puzzle, check_grid, emit_json, read_grid
+from linkgraph.errors import OptionError
+from linkgraph.limits import Deadline, TimeLimitExceeded, check_count, check_seconds
 
 
 def add_parser(sub) -> None:
@@ -22,25 +23,16 @@ def add_parser(sub) -> None:
     p.add_argument("--explain", action="store_true", help="add a plain-English line per step")
     p.add_argument("--max-steps", type=int, default=None, metavar="N", help="stop after N steps")
     p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="start no new step after S seconds (the step under way is finished first)")
-    p.add_argument(
-        "--no-check",
-        action="store_true",
-        help="analyse the grid even if it has no or several solutions",
-    )
+                   help="stop after S seconds, the uniqueness check and the step under way included; "
+                        "the path found so far is printed (exit 1)")
+    add_check(p)
     p.add_argument("--render", metavar="DIR", default=None, help="write one SVG per chain or net step into DIR")
     add_format(p)
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, time_grace=1.0)
 
 
-def _check(grid) -> None:
-    from linkgraph.oracle import count_solutions
-
-    n = count_solutions(grid, limit=2)
-    if n == 0:
-        raise InvalidPuzzleError("the puzzle has no solution (use --no-check to analyse it anyway)")
-    if n > 1:
-        raise InvalidPuzzleError("the puzzle has several solutions (use --no-check to analyse it anyway)")
+class _CheckTimeout(TimeLimitExceeded):
+    """--time-limit ran out in the uniqueness check or the hint."""
 
 
 def _english(step) -> str:
@@ -55,23 +47,34 @@ def _english(step) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    import time
+
     from linkgraph.solver import rated_hint, solve
     from linkgraph.techniques import resolve_ladder
 
+    start = time.monotonic()
+    check_count("--max-steps", args.max_steps)
+    check_seconds("--time-limit", args.time_limit)
+    if args.render:
+        _check_render_dir(args.render)
     grid = read_grid(args.puzzle)
     ladder = resolve_ladder(args.ladder)
-    if args.max_steps is not None and args.max_steps < 0:
-        from linkgraph.errors import OptionError
 
-        raise OptionError(f"--max-steps: expected a number >= 0, found {args.max_steps}")
-    if args.time_limit is not None and not args.time_limit > 0:
-        from linkgraph.errors import OptionError
+    def left() -> float | None:
+        return None if args.time_limit is None else max(args.time_limit - (time.monotonic() - start), 1e-3)
 
-        raise OptionError(f"--time-limit: expected a positive number of seconds, found {args.time_limit}")
-    if not args.no_check:
-        _check(grid)
+    try:
+        with Deadline(left(), _CheckTimeout):
+            if not args.no_check:
+                check_grid(grid)
+            if args.hint:
+                found = rated_hint(grid, ladder=ladder)
+    except _CheckTimeout:
+        what = "the next step" if args.hint and args.no_check else "the uniqueness check"
+        print(f"linkgraph solve: stopped at --time-limit {args.time_limit:g} s in {what}", file=sys.stderr)
+        return 1
     if args.hint:
-        step, rating = rated_hint(grid, ladder=ladder) or (None, None)
+        step, rating = found or (None, None)
         if args.format == "json":
             emit_json({"step": None if step is None else {**step.to_dict(), "rating": rating}})
         elif step is None:
@@ -81,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             if args.explain:
                 print(f"      {_english(step)}")
         return 0 if step is not None else 1
-    result = solve(grid, ladder=ladder, max_steps=args.max_steps, time_limit=args.time_limit)
+    result = solve(grid, ladder=ladder, max_steps=args.max_steps, time_limit=left())
     if args.render:
         _render_steps(result, args.render)
     if args.format == "json":
@@ -96,11 +99,25 @@ def run(args: argparse.Namespace) -> int:
         if result.stopped == "max-steps":
             state = f"stopped at --max-steps {args.max_steps} with {open_cells} open cells"
         elif result.stopped == "time-limit":
-            state = f"stopped at --time-limit {args.time_limit:g} s ({result.seconds:.1f} s) with {open_cells} open cells"
+            state = (f"stopped at --time-limit {args.time_limit:g} s ({time.monotonic() - start:.1f} s) "
+                     f"with {open_cells} open cells")
         print(f"{state}; {len(result.steps)} steps; rating {result.rating:.1f}")
         if not result.solved:
             print(result.final.to_candidates(pretty=True))
     return 0 if result.solved else 1
+
+
+def _check_render_dir(directory: str) -> None:
+    """OptionError unless --render names a folder, or a place where one can be made."""
+    import os
+    from pathlib import Path
+
+    out = Path(directory)
+    if out.exists() and not out.is_dir():
+        raise OptionError(f"--render {directory}: is a file, expected a folder")
+    parent = out if out.is_dir() else next((p for p in out.parents if p.exists()), Path("."))
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise OptionError(f"--render {directory}: cannot write in {parent}")
 
 
 def _render_steps(result, directory: str) -> None:
