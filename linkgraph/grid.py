@@ -272,10 +272,21 @@ class Grid:
         return Grid(self.geometry, live, self.givens, self.placed)
 
     # ---- formatting ---------------------------------------------------------
-    def to_puzzle(self, *, empty: str = ".") -> str:
-        """The puzzle string: solved cells as digits, others as `empty`."""
+    def to_puzzle(self, *, empty: str = ".", solved: bool = False) -> str:
+        """The puzzle string of the givens, other cells as `empty`.
+
+        With `solved`, every solved cell shows its digit (the position, not the puzzle).
+        A grid read without givens (a candidate grid) shows its solved cells either way.
+
+        >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+        >>> grid.to_puzzle()[:9], grid.to_puzzle(solved=True)[:9]
+        ('1526.7.89', '152647389')
+        """
         symbols = self.geometry.symbols
-        return "".join(symbols[v - 1] if v else empty for v in self.values)
+        values = self.values
+        if not solved and self.givens.any():
+            values = np.where(self.givens, values, 0)
+        return "".join(symbols[v - 1] if v else empty for v in values)
 
     def tokens(self) -> list[str]:
         """One candidate token per cell."""
@@ -305,10 +316,10 @@ class Grid:
         return "\n".join(lines)
 
     def __str__(self) -> str:
-        return self.to_puzzle()
+        return self.to_puzzle(solved=True)
 
     def __repr__(self) -> str:
-        return f"<Grid {self.geometry.name}, {self.number_of_unsolved} unsolved: {self.to_puzzle()}>"
+        return f"<Grid {self.geometry.name}, {self.number_of_unsolved} unsolved: {self.to_puzzle(solved=True)}>"
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -53,7 +53,7 @@ class SolveResult:
         """The JSON shape of ``linkgraph solve --format json``."""
         return {
             "solved": self.solved,
-            "grid": self.final.to_puzzle(),
+            "grid": self.final.to_puzzle(solved=True),
             "candidates": self.final.to_candidates(),
             "rating": self.rating,
             "stopped": self.stopped,
