@@ -39,10 +39,13 @@ def add_parser(sub) -> None:
     which.add_argument("--index", type=int, default=1, metavar="K", help="draw the K-th result (from 1; default 1)")
     which.add_argument("--all", action="store_true", help="draw every result, one file each")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture file (.dot, .svg, .png, .pdf) or proof graph file (.graphml, .gexf, .json)")
-    p.add_argument("--layout", choices=("flow", "board"), default="flow",
-                   help="flow: a graph of literals; board: on the candidate grid (default flow)")
-    p.add_argument("--prepare", choices=("none", "basic"), default="none",
-                   help="apply the basic ladder first (default none)")
+    p.add_argument("--layout", choices=("flow", "board", "rounds"), default="flow",
+                   help="flow: a graph of literals; board: on the candidate grid; rounds: one small board "
+                   "per round of a net, each with only that round's links (default flow)")
+    p.add_argument("--prepare", choices=("none", "basic"), default=None,
+                   help="apply the basic ladder first (default: basic for --nets, none for --chains)")
+    p.add_argument("--min-literals", type=int, default=3, metavar="N",
+                   help="nets: skip trivial nets of fewer than N literals (default 3; 0 keeps every one)")
     p.add_argument("--family", default="cell,house,group,als",
                    help="chains: comma list of link families (default cell,house,group,als)")
     p.add_argument("--depth", type=int, default=0, choices=(0, 1, 2), help="nets: depth (default 0)")
@@ -57,11 +60,12 @@ def add_parser(sub) -> None:
 
 def _steps(grid, args: argparse.Namespace):
     if args.nets:
+        from linkgraph.cli.nets import nontrivial
         from linkgraph.nets.search import forcing_nets
 
         kinds = [k.strip() for k in args.kind.split(",") if k.strip()]
-        return forcing_nets(grid, depth=args.depth, level=args.level, start=args.start,
-                            select=args.select, kinds=kinds)
+        return nontrivial(forcing_nets(grid, depth=args.depth, level=args.level, start=args.start,
+                                       select=args.select, kinds=kinds), args.min_literals)
     from linkgraph.chains.steps import forcing_chains
 
     families = [f.strip() for f in args.family.split(",") if f.strip()]
@@ -83,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     if args.index < 1:
         raise OptionError(f"--index: expected 1 or more, found {args.index}")
     grid = read_grid(args.puzzle)
+    if args.prepare is None:
+        args.prepare = "basic" if args.nets else "none"
     if args.prepare == "basic":
         from linkgraph.solver import prepare
 

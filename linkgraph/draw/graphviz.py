@@ -35,7 +35,7 @@ FORMATS = ("dot", "svg", "png", "pdf")
 
 # ---- output ------------------------------------------------------------------------
 def _engine(layout: str) -> list[str]:
-    return ["dot"] if layout == "flow" else ["neato", "-n"]
+    return ["dot"] if layout == "flow" else ["neato", "-n2"]
 
 
 def _run(source: str, fmt: str, layout: str) -> bytes:
