@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -34,7 +34,7 @@ from linkgraph.model import Candidate, Cell
 if TYPE_CHECKING:
     from linkgraph.steps import Step
 
-__all__ = ["Grid", "cached"]
+__all__ = ["DISPLAY", "Grid", "cached"]
 
 _FRAME = str.maketrans("", "", "|+-")
 _DECORATION = str.maketrans({ch: " " for ch in "|-+:*.'="})
@@ -318,6 +318,12 @@ class Grid:
     def __str__(self) -> str:
         return self.to_puzzle(solved=True)
 
+    def _repr_svg_(self) -> str | None:
+        """The candidate board as SVG, for Jupyter, drawn by the function `DISPLAY` holds
+        (`linkgraph.draw` fills it); None, so that Jupyter shows the text, without it."""
+        draw = DISPLAY.get("image/svg+xml")
+        return None if draw is None else draw(self)
+
     def __repr__(self) -> str:
         return f"<Grid {self.geometry.name}, {self.number_of_unsolved} unsolved: {self.to_puzzle(solved=True)}>"
 
@@ -360,6 +366,11 @@ def _check_repeats(g: Geometry, vals: np.ndarray, *, what: str) -> None:
     if problem:
         raise InvalidPuzzleError(problem)
 
+
+#: How a Grid draws itself in Jupyter: ``{"image/svg+xml": function(grid) -> SVG text or None}``.
+#: `linkgraph.draw` fills it when imported (the board picture); a hook, not an import, as
+#: `linkgraph.steps.DISPLAY` is for a Step: drawing is a higher layer.
+DISPLAY: dict[str, Callable[[Grid], str | None]] = {}
 
 _CACHE: OrderedDict[tuple[object, Grid], object] = OrderedDict()
 _CACHE_SIZE = 16
