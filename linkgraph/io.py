@@ -25,7 +25,9 @@ One puzzle, in the formats other programs use (`parse_puzzle` reads each,
   its digit, a digit the solver placed as ``u`` and the digit, an open cell as its
   candidate digits;
 - ``ss`` (Simple Sudoku): the givens in a frame, ``|`` between boxes, ``|---+---+---|``
-  between bands, ``*-----------*`` above and below;
+  between bands, ``*-----------*`` above and below; a position adds, as Simple Sudoku
+  exports it, a second such grid with the solved cells and a third with the candidates
+  (one token per cell);
 - ``hodoku`` (HoDoKu library line): ``:<technique>:<candidates>:<grid>:<deleted>:<eliminations>:``
   where the grid is 81 characters with ``+`` before each placed (not given) digit,
   and the deleted candidates are blank-separated ``<digit><row><column>`` triples (``312``:
@@ -297,8 +299,7 @@ def parse_puzzle(text: str, *, format: str | None = None) -> Grid:
     if format == "sdx":
         return _parse_sdx(text)
     if format == "ss":
-        rows = [ln.strip().replace("|", "") for ln in text.splitlines() if ln.strip() and not _SS_FRAME.match(ln)]
-        return Grid.parse("".join(rows))
+        return _parse_ss(text)
     if format in ("sdk", "sdm", "puzzle"):
         rows = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
         return Grid.parse("".join(rows)) if format == "sdk" else Grid.parse("\n".join(rows))
@@ -341,13 +342,7 @@ def format_puzzle(grid: Grid, format: str = "puzzle", *, name: str | None = None
         head = [f"#D{name}"] if name else []
         return "\n".join(head + rows)
     if format == "ss":
-        frame = "*-----------*"
-        out = [frame]
-        for r, row in enumerate(rows):
-            if r in (3, 6):
-                out.append("|---+---+---|")
-            out.append(f"|{row[:3]}|{row[3:6]}|{row[6:]}|")
-        return "\n".join([*out, frame])
+        return _format_ss(grid)
     if format == "sdx":
         return _format_sdx(grid)
     if format == "hodoku":
@@ -481,3 +476,89 @@ def _format_sdx(grid: Grid) -> str:
     toks = grid.tokens()
     cells = [f"u{t}" if placed[i] else t for i, t in enumerate(toks)]
     return "\n".join(" ".join(cells[r * 9 : r * 9 + 9]) for r in range(9))
+
+
+def _ss_blocks(text: str) -> list[list[str]]:
+    """The grids of a Simple Sudoku file: the lines between ``*---*`` frames, band rules dropped."""
+    blocks: list[list[str]] = []
+    current: list[str] | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("*") and line.endswith("*") and "-" in line:
+            if current:
+                blocks.append(current)
+                current = None
+            else:
+                current = []
+            continue
+        if _SS_FRAME.match(line):
+            continue  # |---+---+---|
+        if current is None:
+            current = []
+        current.append(line.replace("|", " "))
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _parse_ss(text: str) -> Grid:
+    blocks = _ss_blocks(text)
+    if not blocks or len(blocks) > 3:
+        raise PuzzleFormatError(f"ss: expected 1 to 3 framed grids (givens, solved cells, candidates), found {len(blocks)}")
+    grids = ["".join("".join(line.split()) for line in block) for block in blocks[:2]]
+    for k, g in enumerate(grids):
+        if len(g) != 81:
+            raise PuzzleFormatError(f"ss: grid {k + 1}: expected 81 cells, found {len(g)}")
+    givens = Grid.parse(grids[0])
+    if len(blocks) == 1:
+        return givens
+    g0 = np.array([0 if ch in ".0" else int(ch) for ch in grids[0]])
+    g1 = np.array([0 if ch in ".0" else int(ch) for ch in grids[1]])
+    if ((g0 > 0) & (g1 != g0)).any():
+        bad = int(np.flatnonzero((g0 > 0) & (g1 != g0))[0])
+        raise PuzzleFormatError(f"ss: {givens.geometry.cell(bad)}: the solved cells' grid differs from the givens")
+    grid = _with_marks(givens, g1, g0 > 0)
+    if len(blocks) == 3:
+        tokens = " ".join(blocks[2]).split()
+        if len(tokens) != 81:
+            raise PuzzleFormatError(f"ss: grid 3: expected 81 candidate tokens, found {len(tokens)}")
+        pm = Grid.parse(" ".join(tokens))
+        grid = Grid(grid.geometry, grid.cands & pm.cands, grid.givens, grid.placed)
+        grid.validate()
+    return grid
+
+
+def _format_ss(grid: Grid) -> str:
+    def framed(rows: list[list[str]]) -> list[str]:
+        widths = [max(len(r[c]) for r in rows) for c in range(9)]
+        if max(widths) == 1:  # a digit grid: |152|6.7|.89|
+            out = ["*-----------*"]
+            for r, row in enumerate(rows):
+                if r in (3, 6):
+                    out.append("|---+---+---|")
+                out.append("|" + "|".join("".join(row[b * 3 : b * 3 + 3]) for b in range(3)) + "|")
+            return [*out, "*-----------*"]
+        parts = [" " + " ".join(row[c].ljust(widths[c]) for c in range(b * 3, b * 3 + 3)) + " " for b in range(3)
+                 for row in rows[:1]]
+        span = [len(p) for p in parts]
+        rule = "|" + "+".join("-" * w for w in span) + "|"
+        out = ["*" + "-" * (len(rule) - 2) + "*"]
+        for r, row in enumerate(rows):
+            if r in (3, 6):
+                out.append(rule)
+            cells = [" " + " ".join(row[c].ljust(widths[c]) for c in range(b * 3, b * 3 + 3)) + " " for b in range(3)]
+            out.append("|" + "|".join(cells) + "|")
+        return [*out, out[0]]
+
+    givens, placed = _givens_and_placed(grid, fresh=True)
+    values = grid.values
+    first = [[str(values[r * 9 + c]) if givens[r * 9 + c] else "." for c in range(9)] for r in range(9)]
+    base = _with_marks(grid, np.where(givens | placed, values, 0), givens)
+    if base == grid and not placed.any():
+        return "\n".join(framed(first))
+    second = [[str(values[r * 9 + c]) if (givens | placed)[r * 9 + c] else "." for c in range(9)] for r in range(9)]
+    toks = grid.tokens()
+    third = [[toks[r * 9 + c] for c in range(9)] for r in range(9)]
+    return "\n\n".join("\n".join(framed(g)) for g in (first, second, third))

@@ -200,3 +200,19 @@ def test_convert_errors_leave_no_file(tmp_path, capsys):
     assert "unknown suffix '.csv'" in capsys.readouterr().err
     assert cli.main(["convert", str(tmp_path / "missing.sdm"), "-"]) == 2
     assert "missing.sdm: no such file" in capsys.readouterr().err
+
+
+def test_simple_sudoku_givens_and_solved_cells():
+    """Simple Sudoku's second export: the givens, then the grid with the cells solved so far
+    (r1c5=4 and r1c7=3 here, typed by hand)."""
+    grid = parse_puzzle((CASES / "progress.ss").read_text())
+    assert grid.to_puzzle() == SEED
+    assert grid.to_puzzle(solved=True)[:9] == "152647389"
+    assert not grid.givens[4] and grid.placed[4] and not grid.givens[6] and grid.placed[6]
+    # a position with candidates removed beyond the solved cells' peers: three grids, read back equal
+    position = lg.solve(lg.Grid.parse(SEED), max_steps=12).final
+    text = format_puzzle(position, "ss")
+    assert text.count("*-") == 6  # three framed grids
+    assert parse_puzzle(text) == position
+    with pytest.raises(lg.PuzzleFormatError, match="ss: grid 2: expected 81 cells, found 9"):
+        parse_puzzle((CASES / "simple.ss").read_text() + "\n*-----------*\n|152|647|389|\n*-----------*\n")
