@@ -15,12 +15,18 @@ Two text forms are read and written:
   space and the frame characters ``| + -`` are ignored;
 - a **candidate grid**: one token per cell in row order, each token the
   cell's candidate digits, as HoDoKu and SudokuWiki print it; the decoration
-  characters ``| - + : * . '`` are ignored.
+  characters ``| - + : * . '`` are ignored;
+- a **SudokuWiki board**: a link with ``?bd=`` (``https://www.sudokuwiki.org/sudoku.htm?bd=...``)
+  or the bare value: 81 characters (a puzzle string) or SudokuWiki's 162-character form,
+  two base-32 characters per cell whose number is the candidate bit mask (digit d is bit
+  d - 1) shifted left once, with bit 0 set for a given (SudokuWiki, "Sudoku String
+  Definitions").
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -34,7 +40,7 @@ from linkgraph.model import Candidate, Cell
 if TYPE_CHECKING:
     from linkgraph.steps import Step
 
-__all__ = ["Grid", "cached"]
+__all__ = ["Grid", "cached", "sudokuwiki_board"]
 
 _FRAME = str.maketrans("", "", "|+-")
 _DECORATION = str.maketrans({ch: " " for ch in "|-+:*.'="})
@@ -132,6 +138,11 @@ class Grid:
         if not isinstance(text, str):
             raise PuzzleFormatError(f"expected puzzle text, found {type(text).__name__}")
         text = text.lstrip("\ufeff")
+        board = sudokuwiki_board(text)
+        if board is not None:
+            if len(board) == 2 * 81 and (geometry is None or geometry.size == 9):
+                return cls._from_sudokuwiki(board, geometry or classic(9))
+            text = board
         compact = "".join(text.split()).translate(_FRAME)
         size = geometry.size if geometry else _size_for(len(compact))
         # a candidate grid (whitespace-separated tokens, or a framed grid with |), even when
@@ -177,6 +188,25 @@ class Grid:
                     )
                 cands[i, symbols.index(ch.upper())] = True
         grid = cls(g, cands)
+        grid.validate()
+        return grid
+
+    @classmethod
+    def _from_sudokuwiki(cls, board: str, g: Geometry) -> Grid:
+        masks, clues = [], []
+        for i in range(g.number_of_cells):
+            pair = board[2 * i : 2 * i + 2]
+            number = int(pair, 32)
+            mask, clue = number >> 1, number & 1
+            if not 0 < mask < 1 << g.size:
+                raise PuzzleFormatError(
+                    f"SudokuWiki board: {g.cell(i)} (characters {2 * i + 1}-{2 * i + 2} {pair!r}): "
+                    f"candidate mask {mask}, expected 1..{(1 << g.size) - 1}"
+                )
+            masks.append(mask)
+            clues.append(bool(clue) and mask & (mask - 1) == 0)  # the flag marks a given digit
+        cands = (np.array(masks)[:, None] >> np.arange(g.size)) & 1
+        grid = cls(g, cands.astype(bool), np.array(clues))
         grid.validate()
         return grid
 
@@ -321,6 +351,41 @@ class Grid:
         if self._hash is None:
             object.__setattr__(self, "_hash", hash((self.geometry.name, self.cands.tobytes())))
         return self._hash
+
+
+_BD = re.compile(r"(?:^|[?&])bd=([^&#\s]*)")
+_BASE32 = re.compile(r"[0-9a-v]{162}")
+
+
+def sudokuwiki_board(text: str) -> str | None:
+    """The board value of a SudokuWiki link (``...sudoku.htm?bd=VALUE``), a bare 162-character
+    SudokuWiki board, or None for any other text.
+
+    Raises PuzzleFormatError for a ``bd=`` value that is neither 81 nor 162 characters.
+
+    Examples
+    --------
+    >>> from linkgraph.grid import sudokuwiki_board
+    >>> sudokuwiki_board("https://www.sudokuwiki.org/sudoku.htm?bd=" + "0" * 81) == "0" * 81
+    True
+    >>> sudokuwiki_board(lg.samples.GNPX_FORCECHAIN) is None
+    True
+    """
+    stripped = text.strip()
+    if _BASE32.fullmatch(stripped.lower()):
+        return stripped.lower()
+    m = _BD.search(stripped)
+    if m is None:
+        return None
+    value = m.group(1)
+    if len(value) == 81:
+        return value
+    if len(value) == 162 and _BASE32.fullmatch(value.lower()):
+        return value.lower()
+    if len(value) == 162:
+        bad = next(ch for ch in value.lower() if ch not in "0123456789abcdefghijklmnopqrstuv")
+        raise PuzzleFormatError(f"SudokuWiki board: unexpected {bad!r}, expected base-32 digits 0-9 and a-v")
+    raise PuzzleFormatError(f"SudokuWiki board: expected 81 or 162 characters after 'bd=', found {len(value)}")
 
 
 def _short(text: str, width: int = 24) -> str:

@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 
@@ -114,3 +116,50 @@ def test_candidate_grid_whose_digits_number_a_square_is_read_as_candidates():
     assert grid.size == 9
     assert grid.tokens() == " ".join(rows).split()
     assert lg.Grid.parse(" ".join(rows)) == grid
+
+
+def _sudokuwiki_encode(grid_tokens: list[str], clues: set[int]) -> str:
+    """SudokuWiki's 162-character board, written from its documented rule (one bit per
+    digit, 1 -> 1 ... 9 -> 256, shifted left once, bit 0 set for a clue, two base-32
+    characters per cell), independently of the reader under test."""
+    digits = "0123456789abcdefghijklmnopqrstuv"
+    out = []
+    for i, token in enumerate(grid_tokens):
+        n = sum(1 << (int(d) - 1) for d in token) * 2 + (i in clues)
+        out.append(digits[n // 32] + digits[n % 32])
+    return "".join(out)
+
+
+def test_sudokuwiki_link_with_81_characters_reads_as_the_puzzle():
+    link = "https://www.sudokuwiki.org/sudoku.htm?bd=" + SEED.replace(".", "0")
+    assert lg.Grid.parse(link) == lg.Grid.parse(SEED)
+    assert lg.Grid.parse("sudoku.htm?x=1&bd=" + SEED.replace(".", "0") + "&y=2") == lg.Grid.parse(SEED)
+
+
+def test_sudokuwiki_162_character_board_keeps_candidates_and_givens():
+    start = lg.Grid.parse(SEED)
+    grid = start.eliminate([lg.Candidate.parse("r2c4#2")])  # a position that is not the start
+    tokens = grid.tokens()
+    clues = {i for i, ch in enumerate(SEED) if ch != "."}
+    board = _sudokuwiki_encode(tokens, clues)
+    # by hand: r1c1 is the given 1 -> (1 << 1) + 1 = 3 -> "03"; r2c4 holds 1 and 8 after the
+    # elimination -> (1 + 128) * 2 = 258 = 8 * 32 + 2 -> "82"
+    assert board[:2] == "03" and board[2 * 12 : 2 * 13] == "82"
+    for text in (board, "https://www.sudokuwiki.org/sudoku.htm?bd=" + board, board.upper()):
+        read = lg.Grid.parse(text)
+        assert read == grid
+        assert sorted(np.flatnonzero(read.givens)) == sorted(clues)
+    assert sorted(lg.Grid.parse(board).digits(lg.Cell(1, 3))) == [1, 8]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("https://www.sudokuwiki.org/sudoku.htm?bd=123", "expected 81 or 162 characters after 'bd=', found 3"),
+        ("?bd=" + "0" * 162, "r1c1 (characters 1-2 '00'): candidate mask 0"),
+        ("?bd=" + "w" * 162, "unexpected 'w'"),
+    ],
+)
+def test_sudokuwiki_board_errors_name_what_and_where(text, message):
+    with pytest.raises(lg.PuzzleFormatError, match=re.escape(message)):
+        lg.Grid.parse(text)
