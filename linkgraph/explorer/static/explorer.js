@@ -178,8 +178,8 @@
       if (m.off) variants.push(["off", m.off]);
       variants.forEach(([sign, info], j) => {
         const twin = variants.length === 2;
-        const dx = twin ? (j === 0 ? -rad * 0.6 : rad * 0.6) : 0;
-        const rr = twin ? rad * 0.66 : rad;
+        const dx = twin ? (j === 0 ? -rad * 0.82 : rad * 0.82) : 0;
+        const rr = twin ? rad * 0.8 : rad;
         const cls = ["mark", sign].concat(info.classes || []).join(" ");
         const attrs = { class: cls, "data-lit": (sign === "on" ? "+" : "-") + cand };
         if (info.round !== undefined) attrs["data-round"] = info.round;
@@ -220,8 +220,11 @@
           if (m && m.on) cls += " lit-on";
           else if (m && m.off) cls += " lit-off";
           if (overlay.elims.has(cand)) cls += " elim";
-          el("text", { class: cls, x: q.x, y: q.y + candFont * 0.36, "text-anchor": "middle", "font-size": candFont,
-            "data-cand": cand }, gText).textContent = ch;
+          const twin = m && m.on && m.off;  // both literals of one candidate: a digit in each half
+          for (const dx of twin ? [-markRadius() * 0.82, markRadius() * 0.82] : [0]) {
+            el("text", { class: cls, x: q.x + dx, y: q.y + candFont * 0.36, "text-anchor": "middle",
+              "font-size": twin ? Math.round(candFont * 0.85) : candFont, "data-cand": cand }, gText).textContent = ch;
+          }
           el("rect", { class: "hit", x: q.x - S / board.k / 2, y: q.y - S / board.rowsK / 2, width: S / board.k,
             height: S / board.rowsK, "data-cand": cand }, gHit);
         }
@@ -278,7 +281,7 @@
     }
     // an ALS: the boundary of its cells, inset a little more for each further ALS
     const cells = new Set(o.cands.map(parseCand).filter(Boolean).map((c) => c.r * n + c.c));
-    const inset = 3 + 3 * (idx % 4);
+    const inset = 1.5 + 2.5 * (idx % 4);
     const color = ALS_COLORS[idx % ALS_COLORS.length];
     const parts = [];
     for (const i of cells) {
@@ -506,7 +509,7 @@
     for (const row of res.rounds) {
       if (row.round > upto) break;
       for (const lit of row.literals) {
-        const classes = row.round === 0 ? ["premise"] : row.round === upto ? ["newest"] : [];
+        const classes = row.round === 0 ? ["premise"] : row.round === upto ? ["newest"] : ["older"];
         addMark(overlay, lit, classes, { round: row.round });
       }
     }
