@@ -28,8 +28,8 @@ def add_parser(sub) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
-    p.add_argument("--request-timeout", type=float, default=5.0, metavar="S",
-                   help="answer every API request within S seconds (default 5)")
+    p.add_argument("--request-timeout", type=float, default=10.0, metavar="S",
+                   help="answer every API request within S seconds, waiting for a worker included (default 10)")
     p.add_argument("--workers", type=int, default=2, metavar="N",
                    help="worker processes answering API requests (default 2)")
     p.set_defaults(run=run)

@@ -49,7 +49,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def create_app(*, initial: str | None = None, request_timeout: float = 5.0, workers: int = 2,
+def create_app(*, initial: str | None = None, request_timeout: float = 10.0, workers: int = 2,
                loopback_only: bool = True):
     """The Starlette application of the explorer.
 
@@ -131,7 +131,7 @@ def create_app(*, initial: str | None = None, request_timeout: float = 5.0, work
 
 
 def serve(*, initial: str | None = None, host: str = "127.0.0.1", port: int = 8000,
-          request_timeout: float = 5.0, workers: int = 2, announce=None) -> None:
+          request_timeout: float = 10.0, workers: int = 2, announce=None) -> None:
     """Run the explorer until interrupted (uvicorn); `announce(url)` is called once it listens.
 
     Raises OptionError when Starlette or uvicorn is missing (the ``serve`` extra) or the

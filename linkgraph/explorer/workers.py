@@ -81,7 +81,7 @@ class WorkerPool:
         Requests that may wait for a worker; more are turned away (503).
     """
 
-    def __init__(self, size: int = 2, *, timeout: float = 5.0, max_waiting: int = 256):
+    def __init__(self, size: int = 2, *, timeout: float = 10.0, max_waiting: int = 256):
         self.size = max(1, int(size))
         self.timeout = float(timeout)
         self.max_waiting = int(max_waiting)

@@ -51,7 +51,7 @@ class Server:
 
 @pytest.fixture(scope="session")
 def server():
-    srv = Server("--request-timeout", "60")
+    srv = Server()  # the defaults: 2 workers, a 10 s request timeout
     yield srv
     srv.stop()
 

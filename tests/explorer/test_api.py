@@ -201,7 +201,7 @@ def test_serve_listens_on_the_loopback_by_default():
     from linkgraph.cli.main import build_parser
 
     args = build_parser().parse_args(["serve"])
-    assert args.host == "127.0.0.1" and args.port == 8000 and args.request_timeout == 5.0
+    assert args.host == "127.0.0.1" and args.port == 8000 and args.request_timeout == 10.0
 
 
 def test_a_request_past_the_timeout_answers_504_and_the_server_goes_on():
