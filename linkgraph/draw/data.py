@@ -41,7 +41,7 @@ def _covered(node: object) -> list[str]:
     if isinstance(node, Candidate):
         return [str(node)]
     if isinstance(node, Group):
-        return [str(c) for c in node.candidates()]
+        return [str(c) for c in node.candidates]
     if isinstance(node, Als):
         return [str(Candidate(cell, d)) for cell in node.cells for d in node.digits]
     return []

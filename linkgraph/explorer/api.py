@@ -54,7 +54,17 @@ class Answer:
 
 
 def error_answer(status: int, message: str) -> Answer:
-    """``{"error": message}`` with HTTP `status`."""
+    """``{"error": message}`` with HTTP `status`.
+
+    >>> from linkgraph.explorer.api import error_answer
+    >>> out = error_answer(400, "OptionError: depth: expected 0..2, found 3")
+    >>> out.status
+    400
+    >>> print(out.body, end="")
+    {
+      "error": "OptionError: depth: expected 0..2, found 3"
+    }
+    """
     return Answer(status, json_text({"error": message}), 2)
 
 

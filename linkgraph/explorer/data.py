@@ -59,7 +59,17 @@ _HOUSE_WORDS = {"r": "row", "c": "column", "b": "box", "d": "diagonal", "w": "wi
 
 
 def command_args(module, argv: Sequence[str]) -> argparse.Namespace:
-    """Parse `argv` with a command's own options (`linkgraph.commands`); OptionError on a bad one."""
+    """Parse `argv` with a command's own options (`linkgraph.commands`); OptionError on a bad one.
+
+    >>> from linkgraph.commands import nets
+    >>> from linkgraph.explorer.data import command_args
+    >>> command_args(nets, ["--depth", "1"]).depth
+    1
+    >>> command_args(nets, ["--depth", "9"])
+    Traceback (most recent call last):
+    ...
+    linkgraph.errors.OptionError: argument --depth: invalid choice: 9 (choose from 0, 1, 2)
+    """
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str):  # type: ignore[override]
@@ -71,7 +81,12 @@ def command_args(module, argv: Sequence[str]) -> argparse.Namespace:
 
 
 def ladder_spec(ladder: str) -> str:
-    """The ladder spec behind a name the page offers (other text is passed on as it is)."""
+    """The ladder spec behind a name the page offers (other text is passed on as it is).
+
+    >>> from linkgraph.explorer.data import ladder_spec
+    >>> ladder_spec("se"), ladder_spec("forcing-chains").split(",")[-1]
+    ('se', 'forcing-chain-house')
+    """
     return LADDERS.get(ladder.strip(), ladder.strip())
 
 
@@ -142,7 +157,13 @@ def _flow_svg(P) -> str | None:
 
 
 def board_shape(grid: Grid) -> dict:
-    """The board's size, digit symbols and, per cell, the index of its box or region."""
+    """The board's size, digit symbols and, per cell, the index of its box or region.
+
+    >>> from linkgraph.explorer.data import board_shape
+    >>> shape = board_shape(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> shape["size"], shape["symbols"], len(set(shape["regions"])), shape["regions"][:9] == [shape["regions"][0]] * 3 + [shape["regions"][3]] * 3 + [shape["regions"][6]] * 3
+    (9, '123456789', 9, True)
+    """
     g = grid.geometry
     return {
         "size": g.size,

@@ -64,7 +64,13 @@ def page_html(config: dict) -> str:
 
 
 def page_config(mode: str, **extra) -> dict:
-    """The configuration every page carries: `mode`, the samples and the ladders offered."""
+    """The configuration every page carries: `mode`, the samples and the ladders offered.
+
+    >>> from linkgraph.explorer.page import page_config
+    >>> config = page_config("serve", initial=None)
+    >>> config["mode"], config["samples"][0]["ladder"], "se" in config["ladders"]
+    ('serve', 'forcing-chains', True)
+    """
     from linkgraph.explorer.data import LADDERS, SAMPLES
 
     return {
@@ -81,6 +87,19 @@ def write_page(path: str | os.PathLike, grid: Grid, report, *, ladder: str = "de
     `report` is `linkgraph.commands.solve.report` of `grid` with ``--proofs``. The file
     is written next to `path` and renamed into place, so `path` is either untouched or
     complete. Raises OptionError when the folder does not exist or cannot be written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from linkgraph.commands import solve
+    >>> from linkgraph.explorer import write_page
+    >>> from linkgraph.explorer.data import command_args
+    >>> grid = lg.Grid.parse(lg.samples.EULER_01)
+    >>> report = solve.report(grid, command_args(solve, ["--proofs"]))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     html = write_page(pathlib.Path(tmp) / "euler.html", grid, report).read_text()
+    >>> '"mode":"file"' in html, html.count("<script")
+    (True, 2)
     """
     from linkgraph.explorer.data import page_data
 
@@ -103,7 +122,15 @@ def write_page(path: str | os.PathLike, grid: Grid, report, *, ladder: str = "de
 
 
 def check_writable(target: Path) -> None:
-    """Raise OptionError unless `target` can be written as a file (its folder exists)."""
+    """Raise OptionError unless `target` can be written as a file (its folder exists).
+
+    >>> from pathlib import Path
+    >>> from linkgraph.explorer.page import check_writable
+    >>> check_writable(Path("no-such-folder/solve.html"))
+    Traceback (most recent call last):
+    ...
+    linkgraph.errors.OptionError: --html no-such-folder/solve.html: no such folder 'no-such-folder'
+    """
     parent = target.parent
     if target.is_dir():
         raise OptionError(f"--html {target}: is a folder, expected a file name")

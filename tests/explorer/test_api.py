@@ -219,3 +219,15 @@ def test_a_request_past_the_timeout_answers_504_and_the_server_goes_on():
     finally:
         srv.stop()
     assert srv.process.returncode is not None
+
+
+def test_explore_reads_candidate_grids_and_sudokuwiki_links(server):
+    grid = lg.prepare(lg.Grid.parse(DIAB))  # a position after the basic ladder, as candidates
+    status, _, body = server.get(f"/api/explore?{query(puzzle=grid.to_candidates(), pictures='0')}")
+    assert status == 200
+    data = json.loads(body)
+    assert data["solve"]["start"] == grid.to_candidates()
+    assert data["solve"]["solved"]
+    link = "https://www.sudokuwiki.org/sudoku.htm?bd=" + DIAB.replace(".", "0")
+    status, _, body = server.get(f"/api/solve?{query(puzzle=link)}")
+    assert status == 200 and body == cli(["solve", DIAB, "--format", "json"])[1]
