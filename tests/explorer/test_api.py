@@ -231,3 +231,38 @@ def test_explore_reads_candidate_grids_and_sudokuwiki_links(server):
     link = "https://www.sudokuwiki.org/sudoku.htm?bd=" + DIAB.replace(".", "0")
     status, _, body = server.get(f"/api/solve?{query(puzzle=link)}")
     assert status == 200 and body == cli(["solve", DIAB, "--format", "json"])[1]
+
+
+def test_serve_refuses_bad_options_and_a_busy_port():
+    import socket
+    import subprocess
+    import sys
+
+    def serve(*args):
+        return subprocess.run([sys.executable, "-m", "linkgraph", "serve", *args], capture_output=True,
+                              text=True, timeout=120)
+
+    proc = serve("--request-timeout", "0")
+    assert proc.returncode == 2 and proc.stderr.strip().endswith(
+        "OptionError: --request-timeout: expected a positive number of seconds, found 0.0")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = serve("--port", str(port))
+    assert proc.returncode == 2
+    assert f"linkgraph: OptionError: --host 127.0.0.1 --port {port}: could not listen there" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_solve_html_into_a_missing_folder_writes_nothing(tmp_path):
+    code, out, err = cli(["solve", GNPX, "--html", str(tmp_path / "nodir" / "s.html")])
+    assert code == 2 and out == ""
+    assert "no such folder" in err and not (tmp_path / "nodir").exists()
+    target = tmp_path / "s.html"
+    target.write_text("old")
+    code, out, err = cli(["solve", GNPX, "--html", str(target), "--format", "json"])
+    assert code == 0 and json.loads(out) == json.loads(cli(["solve", GNPX, "--format", "json"])[1])
+    html = target.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and '"mode":"file"' in html
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.html"]  # no temporary file left

@@ -385,9 +385,15 @@
     if (flow) {
       flowBox.innerHTML = flow;
     } else {
-      flowBox.replaceChildren(html("p", { class: "none" }, flow === null && state.tab === "steps" && k >= 1 && k <= s.length
-        ? "This step is a pattern (no links to draw), or Graphviz's dot is missing."
-        : state.tab === "steps" ? "Select a chain or net step to see its flow graph." : ""));
+      const empty = {
+        steps: k >= 1 && k <= s.length ? "This step is a pattern (no links to draw), or Graphviz's dot is missing."
+          : "Select a chain or net step to see its flow graph.",
+        sim: "Round 0 holds the assertions; round t the literals that follow from those of earlier rounds. " +
+          "Click a literal in the round list, or explain the contradiction, to draw its proof here.",
+        path: "The path is drawn on the board and listed under Path.",
+        links: "Link counts of the position shown on the board.",
+      }[state.tab];
+      flowBox.replaceChildren(html("p", { class: "none" }, empty || ""));
     }
     renderStepList();
     renderHint();
