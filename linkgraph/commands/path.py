@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from linkgraph.commands.common import Report
+from linkgraph.commands.common import Report, prepared
 from linkgraph.commands.links import add_graph_options, graph_options
-from linkgraph.commands.common import prepared
 from linkgraph.errors import NotationError
 from linkgraph.graph.implication import implication_graph, implication_path, path_links
 from linkgraph.graph.links import link_graph
