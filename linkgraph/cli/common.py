@@ -1,4 +1,4 @@
-"""Helpers shared by the subcommands: reading PUZZLE, the solution check, --format, --time-limit, output.
+"""Helpers shared by the subcommands: reading PUZZLE, --format, --time-limit, output.
 
 One reading for every source: a PUZZLE argument, a file and stdin give the same
 grid, or the same message with only the place in front (``FILE: `` or
@@ -8,19 +8,19 @@ grid, or the same message with only the place in front (``FILE: `` or
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
 from typing import Any
 
+from linkgraph.commands.common import json_text
 from linkgraph.errors import InvalidPuzzleError, PuzzleFormatError
 from linkgraph.grid import Grid
-from linkgraph.io import PUZZLE_LENGTHS, PuzzleLine, parse_line
+from linkgraph.io import PUZZLE_LENGTHS, PuzzleLine, detect_format, parse_line, parse_puzzle
 from linkgraph.samples import GNPX_FORCECHAIN
 
-__all__ = ["add_check", "add_format", "add_puzzle", "add_time_limit", "check_grid", "emit_json", "grid_from_text",
-           "read_grid", "read_puzzle_text"]
+__all__ = ["add_format", "add_puzzle", "add_time_limit", "emit_json", "grid_from_text", "read_grid",
+           "read_puzzle_text"]
 
 
 def add_puzzle(parser: argparse.ArgumentParser, *, optional: bool = True) -> None:
@@ -40,30 +40,10 @@ def add_format(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
 
 
-def add_check(parser: argparse.ArgumentParser) -> None:
-    """Add --no-check: by default a puzzle must have exactly one solution (exit 2 otherwise)."""
-    parser.add_argument(
-        "--no-check",
-        action="store_true",
-        help="analyse the grid even if it has no or several solutions",
-    )
-
-
 def add_time_limit(parser: argparse.ArgumentParser) -> None:
     """Add --time-limit S: the whole command stops after S seconds (exit 1, saying so)."""
     parser.add_argument("--time-limit", type=float, default=None, metavar="S",
                         help="stop after S seconds, the search under way included (exit 1)")
-
-
-def check_grid(grid: Grid) -> None:
-    """InvalidPuzzleError unless `grid` has exactly one solution (the oracle's count, `--no-check` skips this)."""
-    from linkgraph.oracle import count_solutions
-
-    n = count_solutions(grid, limit=2)
-    if n == 0:
-        raise InvalidPuzzleError("the puzzle has no solution (use --no-check to analyse it anyway)")
-    if n > 1:
-        raise InvalidPuzzleError("the puzzle has several solutions (use --no-check to analyse it anyway)")
 
 
 def read_puzzle_text(arg: str) -> tuple[str, str]:
@@ -95,7 +75,9 @@ def _decode(data: bytes, label: str) -> str:
 def grid_from_text(text: str, *, numbered: bool = False) -> Grid:
     """The one grid in `text`: a puzzle line (with name or rating columns), or one grid over several lines.
 
-    Blank lines and ``#`` comments are skipped. With `numbered` (a file, stdin)
+    A SudokuWiki link, a HoDoKu library line, and ``.sdk``, ``.sdx`` and ``.ss`` texts
+    are read in their format (`linkgraph.io.parse_puzzle`). Blank lines and ``#``
+    comments are skipped. With `numbered` (a file, stdin)
     the errors of a puzzle read from one line start with ``line N: ``; the rest of
     a message is the same whatever the source. Several puzzle lines are refused:
     a command that reads one puzzle must not quietly take the first.
@@ -113,6 +95,14 @@ def grid_from_text(text: str, *, numbered: bool = False) -> Grid:
     lines = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
         raise PuzzleFormatError("no puzzle (empty, or only comments)")
+    fmt = detect_format(text)
+    if fmt in ("hodoku", "sudokuwiki", "sdx", "ss", "sdk"):  # another program's format (linkgraph.io)
+        if fmt in ("hodoku", "sudokuwiki"):  # one puzzle a line
+            if len(lines) > 1:
+                raise PuzzleFormatError(f"{len(lines)} puzzles, one a line: this command reads one "
+                                        "(batch and verify read files of puzzles)")
+            text = lines[0][1]
+        return parse_puzzle(text, format=fmt)
     if len(lines) == 1:
         number, only = lines[0]
         line = parse_line(only, number)
@@ -183,6 +173,5 @@ def read_grid(arg: str) -> Grid:
 
 
 def emit_json(data: Any) -> None:
-    """Print `data` as JSON on stdout."""
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    """Print `data` as JSON on stdout (`linkgraph.commands.json_text`, as the explorer's API sends it)."""
+    sys.stdout.write(json_text(data))

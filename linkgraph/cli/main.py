@@ -24,14 +24,14 @@ import sys
 from collections.abc import Sequence
 
 from linkgraph import __version__
-from linkgraph.cli import batch, bench, chains, compare, links, nets, path, plot, render, solve, verify
-from linkgraph.errors import LinkgraphError, OptionError
+from linkgraph.cli import batch, bench, chains, compare, convert, links, nets, path, plot, render, serve, solve, verify
+from linkgraph.errors import LinkgraphError, describe, option_flags
 from linkgraph.limits import Deadline, TimeLimitExceeded, check_seconds
 
 __all__ = ["COMMANDS", "main"]
 
 #: The subcommand modules, in help order.
-COMMANDS = (solve, links, path, chains, nets, render, verify, batch, compare, plot, bench)
+COMMANDS = (solve, links, path, chains, nets, render, serve, verify, batch, compare, plot, bench, convert)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,17 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     for module in COMMANDS:
         module.add_parser(sub)
     for command in sub.choices.values():  # each option's flag, by the name the library gives it
-        flags = {a.dest: max(a.option_strings, key=len) for a in command._actions if a.option_strings}
-        command.set_defaults(_flags=flags)
+        command.set_defaults(_flags=option_flags(command))
     return parser
-
-
-def _flagged(message: str, flags: dict[str, str]) -> str:
-    """An OptionError's message with the option named by its flag (``max_steps:`` -> ``--max-steps:``)."""
-    m = re.match(r"([a-z][a-z_]*)(:| )", message)
-    if m and m.group(1) in flags:
-        return flags[m.group(1)] + message[len(m.group(1)):]
-    return message
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -95,11 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except _CommandTimeout:
             print(f"linkgraph {args.command}: stopped at --time-limit {args.time_limit:g} s", file=sys.stderr)
             return 1
-    except OptionError as exc:
-        print(f"linkgraph: {type(exc).__name__}: {_flagged(str(exc), getattr(args, '_flags', {}))}", file=sys.stderr)
-        return 2
     except LinkgraphError as exc:
-        print(f"linkgraph: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"linkgraph: {describe(exc, getattr(args, '_flags', None))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -1,13 +1,22 @@
-"""``linkgraph solve``: the solve path, one step a line, with ratings."""
+"""``linkgraph solve``: the solve path, one step a line, with ratings.
+
+The options and the JSON are `linkgraph.commands.solve`'s (shared with the explorer's
+``/api/solve``); this module reads PUZZLE, prints the text form and writes the files of
+``--render DIR`` and ``--html FILE``.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from linkgraph.cli.common import add_check, add_format, add_puzzle, check_grid, emit_json, read_grid
-from linkgraph.errors import OptionError
-from linkgraph.limits import Deadline, TimeLimitExceeded, check_count, check_seconds
+from linkgraph.cli.common import add_puzzle, emit_json, read_grid
+from linkgraph.commands import solve as command
+from linkgraph.commands.solve import english
+from linkgraph.io import format_puzzle
+
+#: --format values that print the position instead of the path.
+POSITION_FORMATS = ("sudokuwiki", "hodoku", "sdx", "candidates")
 
 
 def add_parser(sub) -> None:
@@ -18,99 +27,86 @@ def add_parser(sub) -> None:
         "print each step in Eureka notation with its SE-style rating.",
     )
     add_puzzle(p)
-    p.add_argument("--ladder", default="default", help="'default', 'basic', 'all', 'se' (Sudoku Explainer's path and rating) or technique names, comma separated")
-    p.add_argument("--hint", action="store_true", help="print only the next step")
-    p.add_argument("--explain", action="store_true", help="add a plain-English line per step")
-    p.add_argument("--max-steps", type=int, default=None, metavar="N", help="stop after N steps")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="stop after S seconds, the uniqueness check and the step under way included; "
-                        "the path found so far is printed (exit 1)")
-    add_check(p)
+    command.add_options(p)
     p.add_argument("--render", metavar="DIR", default=None, help="write one SVG per chain or net step into DIR")
-    add_format(p)
-    p.set_defaults(run=run, time_grace=1.0)
-
-
-class _CheckTimeout(TimeLimitExceeded):
-    """--time-limit ran out in the uniqueness check or the hint."""
-
-
-def _english(step) -> str:
-    try:
-        from linkgraph.notation import english
-    except ImportError:
-        return str(step)
-    try:
-        return english(step)
-    except Exception:  # noqa: BLE001 - a missing explanation must not sink the path
-        return str(step)
+    p.add_argument("--html", metavar="FILE", default=None,
+                   help="write the explorer page for this solve as one self-contained HTML file")
+    p.add_argument("--format", choices=("text", "json", *POSITION_FORMATS), default="text",
+                   help="output format; sudokuwiki, hodoku, sdx or candidates print the position reached "
+                   "(after --max-steps, or where --hint's step applies) in that format, e.g. a SudokuWiki "
+                   "link that carries the candidates")
+    p.set_defaults(run=run, time_grace=1.0)  # the command's own bound: the path stops at the limit, then prints
 
 
 def run(args: argparse.Namespace) -> int:
-    import time
+    from linkgraph.errors import OptionError
 
-    from linkgraph.solver import rated_hint, solve
-    from linkgraph.techniques import resolve_ladder
+    command.check_options(args)
+    if args.html and args.hint:
+        raise OptionError("--html: writes the whole solve path, not a --hint")
+    if args.html:
+        from pathlib import Path
 
-    start = time.monotonic()
-    check_count("--max-steps", args.max_steps)
-    check_seconds("--time-limit", args.time_limit)
+        from linkgraph.explorer.page import check_writable
+
+        check_writable(Path(args.html))
     if args.render:
         _check_render_dir(args.render)
     grid = read_grid(args.puzzle)
-    ladder = resolve_ladder(args.ladder)
-
-    def left() -> float | None:
-        return None if args.time_limit is None else max(args.time_limit - (time.monotonic() - start), 1e-3)
-
-    try:
-        with Deadline(left(), _CheckTimeout):
-            if not args.no_check:
-                check_grid(grid)
-            if args.hint:
-                found = rated_hint(grid, ladder=ladder)
-    except _CheckTimeout:
-        what = "the next step" if args.hint and args.no_check else "the uniqueness check"
-        print(f"linkgraph solve: stopped at --time-limit {args.time_limit:g} s in {what}", file=sys.stderr)
-        return 1
+    wanted_proofs = args.proofs
+    if args.html:
+        args.proofs = True  # the page draws every proof
+    out = command.report(grid, args)
+    if out.note:  # the time limit came first (in the uniqueness check, or the next step)
+        print(out.note, file=sys.stderr)
     if args.hint:
-        step, rating = found or (None, None)
+        step, rating = out.value
+        if args.format in POSITION_FORMATS:
+            print(format_puzzle(grid, args.format))
+            return out.status
         if args.format == "json":
-            emit_json({"step": None if step is None else {**step.to_dict(), "rating": rating}})
-        elif step is None:
+            emit_json(out.data)
+        elif step is None and not out.note:
             print("no step found", file=sys.stderr)
         else:
             print(f"{rating:4.1f}  {step.technique}: {step.notation}")
             if args.explain:
-                print(f"      {_english(step)}")
-        return 0 if step is not None else 1
-    result = solve(grid, ladder=ladder, max_steps=args.max_steps, time_limit=left())
+                print(f"      {english(step)}")
+        return out.status
+    result = out.value
     if args.render:
         _render_steps(result, args.render)
+    if args.html:
+        from linkgraph.explorer.page import write_page
+
+        write_page(args.html, grid, out, ladder=args.ladder)
     if args.format == "json":
-        emit_json(result.to_dict())
+        emit_json(out.data if wanted_proofs else result.to_dict())
+    elif args.format in POSITION_FORMATS:
+        print(format_puzzle(result.final, args.format))
     else:
         for i, (step, rating) in enumerate(zip(result.steps, result.step_ratings(), strict=True), 1):
             print(f"{i:3d}. {rating:4.1f}  {step.technique}: {step.notation}")
             if args.explain:
-                print(f"           {_english(step)}")
+                print(f"           {english(step)}")
         open_cells = int((~result.final.placed).sum())
         state = "solved" if result.solved else f"stuck with {open_cells} open cells"
         if result.stopped == "max-steps":
             state = f"stopped at --max-steps {args.max_steps} with {open_cells} open cells"
         elif result.stopped == "time-limit":
-            state = (f"stopped at --time-limit {args.time_limit:g} s ({time.monotonic() - start:.1f} s) "
-                     f"with {open_cells} open cells")
+            state = f"stopped at --time-limit {args.time_limit:g} s ({result.seconds:.1f} s) with {open_cells} open cells"
         print(f"{state}; {len(result.steps)} steps; rating {result.rating:.1f}")
         if not result.solved:
             print(result.final.to_candidates(pretty=True))
-    return 0 if result.solved else 1
+    return out.status
 
 
 def _check_render_dir(directory: str) -> None:
     """OptionError unless --render names a folder, or a place where one can be made."""
     import os
     from pathlib import Path
+
+    from linkgraph.errors import OptionError
 
     out = Path(directory)
     if out.exists() and not out.is_dir():

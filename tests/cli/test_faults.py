@@ -300,9 +300,9 @@ def test_fault_12_a_long_path_is_read_as_a_file(capsys, tmp_path):
 
 def test_fault_12_nets_without_a_result_says_so(capsys):
     solved_but_one = lg.Grid.parse(P)
-    code, out, err = _cli(capsys, "nets", lg.solve(solved_but_one).final.to_puzzle())
+    code, out, err = _cli(capsys, "nets", lg.solve(solved_but_one).final.to_puzzle(solved=True))
     assert code == 1 and out == "" and err == "linkgraph nets: no forcing net found\n"
-    code, out, err = _cli(capsys, "chains", lg.solve(solved_but_one).final.to_puzzle())
+    code, out, err = _cli(capsys, "chains", lg.solve(solved_but_one).final.to_puzzle(solved=True))
     assert code == 1 and out == "" and err == "linkgraph chains: no forcing chain found\n"
 
 

@@ -137,6 +137,16 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
         _opt("--bins", COUNTS), _opt("--by", ["error", "nope"]), most=3),
         st.sampled_from(["{d}/p.png", "{d}/p.svg", "{d}/p.txt", "{d}/nodir/p.png", "{d}/old.svg"]),
         st.sampled_from(["givens", "nope", "line"])).map(lambda t: [t[0], "--x", t[3], "-o", t[2], *t[1]]),
+    "convert": st.tuples(st.sampled_from(FILES + ["-", "{d}/one.sdk"]), st.sampled_from(_mostly(
+        ["{d}/out.sdm", "{d}/out.txt", "-", "{d}/keep.csv"], ["{d}/out.sdk", "{d}/out.xyz", "{d}/nodir/o.sdm", "{d}/sub"])),
+        _options(_opt("--to", ["puzzle", "sdm", "hodoku", "sudokuwiki", "sdk", "bogus"]),
+                 _opt("--from", ["puzzle", "sdk", "bogus"]), most=2)).map(lambda t: [t[0], t[1], *t[2]]),
+    # serve would listen until stopped: every draw has a bad option or a bad puzzle, so it must refuse at once
+    "serve": st.tuples(st.sampled_from([["--request-timeout", v] for v in ("0", "-1", "nan", "x")]
+                                       + [["--workers", v] for v in ("0", "65", "x")]
+                                       + [[p] for p in (NO_SOLUTION[:80], "{d}/missing.txt", "{d}/bad.bin", "{d}/sub")]),
+                       _options(_opt("--host", ["127.0.0.1", "localhost"]), _opt("--port", ["0", "-1"]), most=2)
+                       ).map(lambda t: [*t[1], *t[0]]),
     "bench": st.tuples(st.sampled_from(FILES), _options(
         _opt("--job", ["oracle", "basic", "oracle,basic", "bogus"]), _opt("--limit", COUNTS), FMT)
     ).map(lambda t: [t[0], "--limit", "2", *t[1]]),
@@ -169,6 +179,7 @@ def _make_files(d: Path) -> None:
     (d / "old.svg").write_text("<svg>old</svg>\n")
     (d / "keep.csv").write_text("line,precious\n1,yesterday\n")
     (d / "sub").mkdir()
+    (d / "one.sdk").write_text("#A linkgraph\n" + "\n".join(P[i : i + 9] for i in range(0, 81, 9)) + "\n")
 
 
 def _snapshot(d: Path) -> dict[str, bytes]:
