@@ -86,6 +86,7 @@ __all__ = [
     "corpus_path",
     "detect_format",
     "format_puzzle",
+    "is_special",
     "parse_line",
     "parse_puzzle",
     "read_puzzles",
@@ -195,6 +196,8 @@ def check_input(path: str | os.PathLike) -> Path:
     path = Path(path)
     if path.is_dir():
         raise PuzzleFormatError(f"{path}: is a folder, not a puzzle file")
+    if is_special(path):
+        raise PuzzleFormatError(f"{path}: not a regular file (a device or a pipe)")
     if not path.is_file():
         raise PuzzleFormatError(f"{path}: no such file")
     if not os.access(path, os.R_OK):
@@ -617,6 +620,10 @@ def check_output(path: str | os.PathLike, *, option: str = "--out") -> Path:
         raise OptionError(f"{option} {str(path)!r}: expected a file name")
     if path.is_dir():
         raise OptionError(f"{option} {path}: is a folder, expected a file")
+    if is_special(path):  # /dev/null, a pipe: written in place (atomic_path)
+        if not os.access(path, os.W_OK):
+            raise OptionError(f"{option} {path}: cannot write (permission denied)")
+        return path
     if folder.exists() and not folder.is_dir():
         raise OptionError(f"{option} {path}: {folder} is a file, not a folder")
     if not folder.is_dir():
@@ -628,6 +635,19 @@ def check_output(path: str | os.PathLike, *, option: str = "--out") -> Path:
     return path
 
 
+def is_special(path: str | os.PathLike) -> bool:
+    """True for an existing path that is neither a regular file nor a folder: a device, a pipe.
+
+    >>> lg.io.is_special("/dev/null"), lg.io.is_special(lg.io.corpus_path("euler96"))
+    (True, False)
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 @contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """A fresh temporary path beside `path` (same folder and suffix), renamed onto `path` if the block succeeds.
@@ -636,7 +656,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     library's ``savefig``). When the block ends normally the file is flushed to
     disk and renamed onto `path` (``os.replace``, atomic), taking the old file's
     permissions; when it raises, the temporary file is removed and `path` is
-    left as it was.
+    left as it was. A `path` that is a device or a pipe (``/dev/null``,
+    ``/dev/stdout``) is written in place: it is never replaced by a file.
 
     Examples
     --------
@@ -659,6 +680,9 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     >>> tmp.cleanup()
     """
     path = Path(path)
+    if is_special(path):  # /dev/null, /dev/stdout, a pipe: written in place, never replaced by a file
+        yield path
+        return
     while True:
         part = path.with_name(f".{path.name}.{secrets.token_hex(4)}{path.suffix}")
         try:

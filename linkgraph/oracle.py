@@ -35,7 +35,7 @@ import numpy as np
 
 from linkgraph.errors import InvalidPuzzleError
 from linkgraph.geometry import Geometry
-from linkgraph.grid import Grid
+from linkgraph.grid import Grid, as_grid
 
 __all__ = ["count_solutions", "solutions", "solve_unique"]
 
@@ -131,6 +131,7 @@ def solutions(grid: Grid, *, limit: int = 2) -> list[np.ndarray]:
     >>> len(sols), "".join(map(str, sols[0][:9]))
     (1, '152647389')
     """
+    grid = as_grid(grid)
     g = grid.geometry
     members, kills, _ = _tables(g)
     live = int.from_bytes(np.packbits(grid.live, bitorder="little").tobytes(), "little")

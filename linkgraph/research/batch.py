@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from linkgraph.errors import OptionError, check_choice
-from linkgraph.io import PuzzleLine, check_input, check_output, read_puzzles
+from linkgraph.io import PuzzleLine, check_input, check_output, is_special, read_puzzles
 from linkgraph.limits import check_count, check_seconds
 from linkgraph.research.jobs import check_options
 from linkgraph.research.output import (  # noqa: F401 - FORMATS and read_rows are re-exported
@@ -366,11 +366,19 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
     if resume and out is None:
         raise OptionError("--resume needs --out FILE")
     output = None
+    direct = None  # a device or a pipe (/dev/null): the rows go straight there, like stdout
     if out is not None:
         out = check_output(out, option="--out")
-        stamp = {"input": str(path), "sha256": file_sha256(path), "job": job,
-                 "options": {k: options[k] for k in sorted(options)}, "columns": columns, "format": fmt}
-        output = RowsOutput(out, fmt, columns, stamp, resume=resume)
+        if is_special(out):
+            if resume:
+                raise OptionError(f"--resume: {out} is not a regular file: there is nothing to resume")
+            if fmt == "parquet":
+                raise OptionError(f"--out {out}: Parquet needs a regular file")
+            direct = out
+        else:
+            stamp = {"input": str(path), "sha256": file_sha256(path), "job": job,
+                     "options": {k: options[k] for k in sorted(options)}, "columns": columns, "format": fmt}
+            output = RowsOutput(out, fmt, columns, stamp, resume=resume)
     if scheduler is not None:
         scheduler, own = connect(scheduler)  # an unreachable scheduler fails here, before any output
     summary = BatchSummary(columns=columns)
@@ -387,7 +395,8 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
     show = progress if progress is not None else sys.stderr.isatty()
     progress_line = Progress(count_puzzles(path, limit=limit), sys.stderr) if show else None
     t0 = time.monotonic()
-    writer = RowWriter(stdout or sys.stdout, fmt, columns, header=True) if output is None else None
+    stream = open(direct, "w", encoding="utf-8", newline="") if direct is not None else None
+    writer = RowWriter(stream or stdout or sys.stdout, fmt, columns, header=True) if output is None else None
     pending: list[dict] = []
     last = 0
     try:
@@ -418,6 +427,8 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
     finally:
         if output is not None:
             output.close()
+        if stream is not None:
+            stream.close()
         if scheduler is not None and own:
             scheduler.close()
     summary.seconds = time.monotonic() - t0

@@ -59,7 +59,7 @@ from linkgraph.check import checker
 from linkgraph.errors import LinkgraphError, OptionError, ProofError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
-from linkgraph.io import PuzzleLine, atomic_write, check_input, check_output, read_puzzles
+from linkgraph.io import PuzzleLine, atomic_write, check_input, check_output, is_special, read_puzzles
 from linkgraph.limits import check_count, check_seconds
 from linkgraph.oracle import solve_unique
 from linkgraph.research.output import (
@@ -442,6 +442,11 @@ def sweep(path: str | os.PathLike, *, ladder: str | Sequence[str] | None = None,
     log_path = check_output(log, option="--log") if log else None
     rows: list[dict] = []
     journal = None
+    direct = None  # a device or a pipe (/dev/null): the log goes straight there, nothing to resume
+    if log_path is not None and is_special(log_path):
+        if resume:
+            raise OptionError(f"--resume: {log_path} is not a regular file: there is nothing to resume")
+        direct, log_path = log_path, None
     if log_path is not None:
         header = {"verify": {"file": str(path.resolve()), "sha256": file_sha256(path), "ladder": report.ladder,
                              "start": start, "every": every, "limit": limit, "timeout": timeout}}
@@ -461,6 +466,10 @@ def sweep(path: str | os.PathLike, *, ladder: str | Sequence[str] | None = None,
     show = progress if progress is not None else sys.stderr.isatty()
     progress_line = Progress(count_puzzles(path, start=start, every=every, limit=limit), sys.stderr) if show else None
     out = None
+    if direct is not None:
+        out = open(direct, "w", encoding="utf-8")
+        out.write(json.dumps({"verify": {"file": str(path.resolve()), "ladder": report.ladder, "start": start,
+                                         "every": every, "limit": limit, "timeout": timeout}}) + "\n")
     if journal is not None:
         if not journal.is_file():  # a fresh journal: the header, then the rows read back from a finished log
             with atomic_write(journal) as fh:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -359,3 +361,67 @@ def test_fault_13_grids_are_read_only_for_real():
         with pytest.raises(ValueError):
             array[0] = True
     assert lg.Grid.parse(P) == grid  # nothing changed
+
+
+def test_fault_13_every_public_entry_point_takes_a_puzzle_string():
+    text = lg.samples.GNPX_FORCECHAIN
+    grid = lg.Grid.parse(text)
+    assert lg.prepare(text) == lg.prepare(grid)
+    assert str(lg.hint(text)) == str(lg.hint(grid))
+    assert lg.rated_hint(text)[1] == lg.rated_hint(grid)[1]
+    assert lg.link_graph(text).number_of_edges() == lg.link_graph(grid).number_of_edges()
+    assert [str(s) for s in lg.forcing_chains(text, variants=["cell"])] == \
+        [str(s) for s in lg.forcing_chains(grid, variants=["cell"])]
+    assert str(next(lg.forcing_nets(text))) == str(next(lg.forcing_nets(grid)))
+    lit = [lg.Literal.parse("+r2c8#1")]
+    assert lg.propagate(text, lit).contradiction == lg.propagate(grid, lit).contradiction
+    assert lg.position_metrics(text) == lg.position_metrics(grid)
+    assert lg.oracle.count_solutions(text) == 1
+    step = lg.hint(grid)
+    assert lg.check_step(text, step) is None
+    for call in (lg.prepare, lg.hint, lg.link_graph, lg.forcing_nets, lg.position_metrics):
+        with pytest.raises(TypeError, match="expected a Grid or a puzzle string, found list"):
+            call([1, 2, 3])
+
+
+# ---- found while writing the fuzz grammar: outputs that are devices or pipes ------------------------
+
+
+def _drain(fifo: Path) -> tuple[threading.Thread, list[bytes]]:
+    got: list[bytes] = []
+
+    def read():
+        with open(fifo, "rb") as fh:
+            got.append(fh.read())
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread, got
+
+
+@pytest.mark.parametrize("command", ["batch", "verify", "convert", "render"])
+def test_an_output_that_is_a_pipe_is_written_in_place_never_replaced(capsys, tmp_path, euler_file, command):
+    # `--out /dev/null` is an idiom; a rename onto it would replace the device by a file (as root).
+    # A named pipe stands in for the device here: it must still be a pipe afterwards.
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    thread, got = _drain(fifo)
+    argv = {"batch": ["batch", euler_file, "--job", "oracle", "--workers", "1", "--no-times", "--out", fifo],
+            "verify": ["verify", euler_file, "--ladder", "basic", "--log", fifo],
+            "convert": ["convert", euler_file, fifo, "--to", "sdm"],
+            "render": ["render", lg.samples.GNPX_FORCECHAIN, "--chains", "cell", "-o", fifo]}[command]
+    code, _, err = _cli(capsys, *argv)
+    if command == "render":  # a picture needs a suffix: refused before anything is opened
+        _one_line(code, err, "--output suffix")
+        with open(fifo, "wb"):  # let the reader go
+            pass
+    else:
+        assert code == 0, err
+    thread.join(timeout=GUARD)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["euler.txt", "pipe"]  # no journal, no sidecar
+    if command == "batch":
+        assert got[0].decode().splitlines()[0] == "line,puzzle,name,rating,error,solutions,givens,solution"
+    if command in ("batch", "verify"):  # nothing to resume in a pipe: refused before it is opened
+        code, _, err = _cli(capsys, *argv, "--resume")
+        _one_line(code, err, "--resume", "not a regular file")

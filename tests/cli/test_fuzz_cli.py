@@ -47,6 +47,7 @@ HANG = 30.0  # seconds past its limit after which a run counts as hung (the defa
 P = lg.samples.EULER_01
 GNPX = lg.samples.GNPX_FORCECHAIN
 EULER = [p.puzzle for p in read_puzzles(corpus_path("euler96"), limit=4)]
+HARD = [p.puzzle for p in read_puzzles(corpus_path("hardest_1905_sample"), limit=2)]  # a second or more of nets
 NO_SOLUTION = "12345678." + "........9" + "." * 63
 POSITION = lg.prepare(lg.Grid.parse(GNPX)).to_candidates()
 
@@ -58,11 +59,11 @@ POSITION = lg.prepare(lg.Grid.parse(GNPX)).to_candidates()
 #   sub/ (a folder)
 
 def _mostly(good: list[str], bad: list[str]) -> list[str]:
-    """A pool drawn from as good values three times as often as bad ones (runs that get past the checks)."""
-    return good * 3 + bad
+    """A pool drawn from as good values four times as often as bad ones (runs that get past the checks)."""
+    return good * 4 + bad
 
 
-PUZZLES = _mostly([P, GNPX, EULER[1], POSITION, "{d}/good.txt", "-"],
+PUZZLES = _mostly([P, GNPX, EULER[1], POSITION, HARD[0], "{d}/good.txt", "-"],
                   [NO_SOLUTION, "." * 81, P[:80], P + "1", P.replace("3", "x", 1), P.replace("3", "\uff13", 1), "",
                    "12 34 56", "{d}/many.txt", "{d}/bad.bin", "{d}/sub", "{d}/missing.txt", "nodir/x.txt", "1" * 400])
 LITERALS = _mostly(["+r2c8#1", "-r2c4#1", "+r6c6#2", "+r1c1#1"], ["+r10c8#1", "r2c8#1", "+r2c8#0", "+r2c789#1", "+x", "-"])
@@ -72,7 +73,8 @@ SECONDS = _mostly(["0.2", "1", "2"], ["-1", "0", "nan", "inf", "x"])
 PICTURES = _mostly(["{d}/new.svg", "{d}/new.dot", "{d}/old.svg"],
                    ["{d}/new.txt", "{d}/nodir/x.svg", "{d}/sub", "{d}/good.txt"])
 ROWS = _mostly(["{d}/new.csv", "{d}/new.jsonl", "{d}/keep.csv"], ["{d}/nodir/x.csv", "{d}/sub", "{d}/new.parquet"])
-FILES = _mostly(["{d}/good.txt", "{d}/many.txt", "{d}/mixed.txt"], ["{d}/bad.bin", "{d}/sub", "{d}/missing.txt"])
+FILES = _mostly(["{d}/good.txt", "{d}/many.txt", "{d}/mixed.txt", "{d}/hard.txt"],
+                ["{d}/bad.bin", "{d}/sub", "{d}/missing.txt"])
 FAMILIES = _mostly(["cell,house", "cell,house,group,als"], ["foo", "cell,", ""])
 
 
@@ -126,7 +128,7 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
         _opt("--workers", ["0", "1"]), _opt("--limit", COUNTS), _opt("--families", FAMILIES),
         _opt("--als-max-size", COUNTS), _opt("--depth", ["0", "9"]), _opt("--ladder", ["basic", "x-wnig"]),
         _opt("--position", ["start", "basic"]), _flag("--no-check"), _opt("--format", ["csv", "jsonl", "xml"]),
-        _flag("--no-times"))).map(lambda t: [t[0], "--timeout", "2", "--ladder", "basic", *t[1]]),
+        _flag("--no-times"))).map(lambda t: [t[0], "--timeout", "2", *t[1]]),
     "compare": st.tuples(st.sampled_from(FILES), _options(
         _opt("--ladder", ["basic", "hidden-single", "x-wnig"]), _opt("--limit", COUNTS), _opt("--workers", ["0", "1"]),
         _opt("--out", ROWS), _opt("--families", FAMILIES), FMT, _opt("--timeout", SECONDS))
@@ -172,6 +174,7 @@ EXAMPLES = st.sampled_from(sorted(COMMANDS)).flatmap(
 def _make_files(d: Path) -> None:
     (d / "good.txt").write_text(P + "\n")
     (d / "many.txt").write_text("\n".join(EULER) + "\n")
+    (d / "hard.txt").write_text("\n".join(HARD) + "\n")
     (d / "mixed.txt").write_text("\n".join([EULER[0], "12x", NO_SOLUTION, "." * 81, EULER[1]]) + "\n")
     (d / "bad.bin").write_bytes(bytes(range(256)) * 4)
     (d / "rows.csv").write_text("line,puzzle,error,givens,solutions\n1,p,,30,1\n2,q,,25,1\n3,r,bad,,\n")
@@ -190,7 +193,7 @@ def _limit(argv: list[str]) -> float:
     """The run's time limit: its --time-limit (the last one given, as argparse takes it), else a corpus bound.
 
     An invalid last --time-limit is refused at once (exit 2); the corpus commands read files of at
-    most five puzzles, with ``--timeout 2`` on each.
+    most five puzzles with ``--timeout 2`` on each (`compare`: for each of at most two ladders).
     """
     values = [value for flag, value in zip(argv, argv[1:]) if flag == "--time-limit"]
     try:
@@ -199,7 +202,7 @@ def _limit(argv: list[str]) -> float:
         limit = None
     if argv[0] in TIMED and limit is not None and 0 < limit < float("inf"):
         return limit
-    return 5.0
+    return 15.0  # at most five puzzles, two ladders (compare), two seconds a puzzle
 
 
 class _Hung(TimeLimitExceeded):
@@ -248,21 +251,30 @@ def _check_one(argv: list[str], *, strict: bool) -> None:
             assert elapsed <= limit + 1.0, f"{where}\ntook {elapsed:.2f} s, limit {limit:g} s"
 
 
-_SETTINGS = dict(deadline=None, derandomize=True, database=None,
+_SETTINGS = dict(deadline=None, database=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                         HealthCheck.filter_too_much])
 
 
-@settings(max_examples=int(os.environ.get("LINKGRAPH_FUZZ_EXAMPLES", CI_EXAMPLES)), **_SETTINGS)
+# a time-out may land in a finaliser or a gc callback, where Python prints it and goes on; the deadline
+# raises it again 50 ms later (tests/research/test_runner.py), so that print is expected, not a failure
+_TIMEOUT_NOISE = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+
+@_TIMEOUT_NOISE
+@settings(max_examples=int(os.environ.get("LINKGRAPH_FUZZ_EXAMPLES", CI_EXAMPLES)), derandomize=True, **_SETTINGS)
 @given(argv=EXAMPLES)
 def test_fuzz_cli(argv):
+    """The CI budget: the same draws every run."""
     _check_one(argv, strict=False)
 
 
+@_TIMEOUT_NOISE
 @pytest.mark.slow
 @settings(max_examples=int(os.environ.get("LINKGRAPH_FUZZ_EXAMPLES", LONG_EXAMPLES)), **_SETTINGS)
 @given(argv=EXAMPLES)
 def test_fuzz_cli_long(argv):
+    """The long run: new draws each time (hypothesis prints the failing argv, shrunk)."""
     _check_one(argv, strict=True)
 
 
