@@ -12,7 +12,8 @@ outside:
 
 Either way the exception is raised again every `REPEAT` seconds until the block
 exits: one raised while Python finalises a generator or runs a ``__del__`` is
-reported as "ignored" and lost, and a single alarm would let the work run on.
+lost ("Exception ignored in ..."), and a single alarm would let the work run on.
+Such a lost time-out is not printed (its traceback would only alarm the user).
 Deadlines nest (a solve's own time limit inside a batch's per-puzzle limit): the
 outer one still fires on time and raises its own exception through the inner block.
 
@@ -43,6 +44,7 @@ from __future__ import annotations
 import ctypes
 import math
 import signal
+import sys
 import threading
 import time
 from numbers import Integral, Real
@@ -111,6 +113,7 @@ class Deadline:
     def __enter__(self) -> Deadline:
         if not self.seconds:
             return self
+        _quiet_unraisable()
         self.expires = time.monotonic() + float(self.seconds)
         if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
             self._main = True
@@ -140,6 +143,27 @@ class Deadline:
             self._stop.set()
             self._timer.join()
             self._timer = None
+
+
+def _quiet_unraisable() -> None:
+    """Keep Python from printing a time-out that lands in a finaliser ("Exception ignored in ...").
+
+    Such a time-out is lost where it was raised, and the deadline raises it again `REPEAT`
+    seconds later; its traceback on stderr would only alarm the user. Other unraisable
+    exceptions go to the hook that was there before. Installed when a deadline is first
+    entered (importing linkgraph changes nothing), and again if someone replaced it since.
+    """
+    previous = sys.unraisablehook
+    if getattr(previous, "_linkgraph_quiet", False):
+        return
+
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, TimeLimitExceeded):
+            return
+        previous(unraisable)
+
+    hook._linkgraph_quiet = True  # type: ignore[attr-defined]
+    sys.unraisablehook = hook
 
 
 def _inject(ident: int, exception: type[BaseException]) -> None:

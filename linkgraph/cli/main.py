@@ -39,6 +39,9 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         self.print_usage(sys.stderr)
+        message = message.replace("\r", "\\r").replace("\n", "\\n")  # one line, whatever argument it quotes
+        if len(message) > 300:
+            message = message[:297] + "..."
         print(f"linkgraph: OptionError: {message}", file=sys.stderr)
         raise SystemExit(2)
 

@@ -425,3 +425,26 @@ def test_an_output_that_is_a_pipe_is_written_in_place_never_replaced(capsys, tmp
     if command in ("batch", "verify"):  # nothing to resume in a pipe: refused before it is opened
         code, _, err = _cli(capsys, *argv, "--resume")
         _one_line(code, err, "--resume", "not a regular file")
+
+
+# ---- found by the fuzz test on main: a multi-line argument echoed by argparse, a time-out in a finaliser ----
+
+
+def test_an_unrecognized_multiline_argument_is_one_message_line(capsys):
+    grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)).to_candidates()  # nine lines
+    code, out, err = _cli(capsys, "solve", P, grid)
+    line = _one_line(code, err, "unrecognized arguments")
+    assert "\\n" in line and out == ""
+
+
+def test_a_time_out_lost_in_a_finaliser_prints_no_traceback():
+    # the alarm lands in __del__, where Python would print "Exception ignored in ... Traceback";
+    # the deadline raises the time-out again and the run ends with its one line
+    prelude = ("import time, linkgraph.limits as L\n"
+               "class Slow:\n    def __del__(self):\n        time.sleep(0.3)\n"
+               "try:\n    with L.Deadline(0.1):\n        Slow()\n        time.sleep(5)\n"
+               "except L.JobTimeout:\n    print('stopped')\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-c", prelude], capture_output=True, timeout=GUARD, env=env)
+    assert proc.stdout == b"stopped\n"
+    assert b"Traceback" not in proc.stderr and b"Exception ignored" not in proc.stderr, proc.stderr

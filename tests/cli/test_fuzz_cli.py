@@ -166,8 +166,11 @@ def _argv(command: str, limit: list[str], parts: list[str]) -> list[str]:
     return [command, *(limit if command in TIMED else []), *parts]
 
 
+#: Now and then a stray argument at the end: argparse quotes it back (a multi-line one must stay one line).
+STRAY = st.sampled_from([[]] * 8 + [["stray"], [POSITION], ["--bogus", "1"], ["-"]])
+
 EXAMPLES = st.sampled_from(sorted(COMMANDS)).flatmap(
-    lambda c: st.tuples(st.just(c), TIME_LIMIT, COMMANDS[c]).map(lambda t: _argv(*t))
+    lambda c: st.tuples(st.just(c), TIME_LIMIT, COMMANDS[c], STRAY).map(lambda t: _argv(*t[:3]) + t[3])
 )
 
 
