@@ -9,13 +9,16 @@ May import every layer below the command line. Modules:
 - `batch`: `run_batch` and `iter_batch`, a job over a puzzle file;
 - `output`: result files (CSV, JSON lines, Parquet), resuming and progress;
 - `soundness`: `sweep`, the soundness sweep behind ``linkgraph verify``
-  (every step checked against the solution and by the proof checker).
+  (every step checked against the solution and by the proof checker);
+- `race`: linkgraph's solve path timed side by side with another solver
+  (``linkgraph bench --against larsdoku``).
 """
 
 from __future__ import annotations
 
 from linkgraph.research.batch import JOBS, BatchSummary, iter_batch, job_columns, run_batch, run_job
 from linkgraph.research.metrics import graph_metrics, grid_counts, position_metrics, solve_metrics
+from linkgraph.research import race
 from linkgraph.research.output import read_rows
 from linkgraph.research.soundness import SweepReport, sweep
 
@@ -32,5 +35,6 @@ __all__ = [
     "run_batch",
     "run_job",
     "solve_metrics",
+    "race",
     "sweep",
 ]
