@@ -149,10 +149,12 @@ def digit_view(grid: Grid) -> DigitView:
 @dataclass(frozen=True, slots=True)
 class Change:
     """What changed between two grids of one solve path (see `changes`): the digits whose view
-    changed (as in the text form) and the cells that lost candidates (a bit mask)."""
+    changed (as in the text form), the cells that lost candidates (a bit mask) and, per digit
+    that lost candidates, the cells that lost it: ``(digit, cell mask)`` pairs."""
 
     digits: frozenset[int]
     cells: int
+    lost: tuple[tuple[int, int], ...] = ()
 
 
 def changes(before: Grid, after: Grid) -> Change | None:
@@ -176,6 +178,8 @@ def changes(before: Grid, after: Grid) -> Change | None:
     >>> change = lg.techniques.base.changes(grid, grid.eliminate([lg.Candidate.parse("r2c4#8")]))
     >>> sorted(change.digits), [str(grid.geometry.cell(c)) for c in lg.bitops.bits(change.cells)]
     ([8], ['r2c4'])
+    >>> change.lost == ((8, 1 << 12),)  # r2c4 is cell 12
+    True
     >>> lg.techniques.base.changes(grid.eliminate([lg.Candidate.parse("r2c4#8")]), grid) is None
     True
 
@@ -192,14 +196,17 @@ def changes(before: Grid, after: Grid) -> Change | None:
     if a.placed & ~b.placed:
         return None
     digits = []
+    lost = []
     cells = 0
     for d, (ca, cb, sa, sb) in enumerate(zip(a.cols, b.cols, a.solved, b.solved)):
         if cb & ~ca:
             return None
+        if ca != cb:
+            lost.append((d + 1, ca ^ cb))
+            cells |= ca ^ cb
         if ca != cb or sa != sb:
             digits.append(d + 1)
-            cells |= ca ^ cb
-    return Change(frozenset(digits), cells)
+    return Change(frozenset(digits), cells, tuple(lost))
 
 
 def length_bonus(size: int) -> float:

@@ -21,7 +21,8 @@ Two kinds of rung have screens:
   `size` cells of 2 to `size` candidates whose digits number `size`, and its eliminations
   are read off those cells. A subset of unchanged cells was there at the miss with the
   same eliminations, dead then and dead now: a new step needs a changed cell that holds 2
-  to `size` candidates.
+  to `size` candidates (2 for the XY-wing, whose cells are all bivalue). Hidden subsets
+  likewise need a digit of the subset that lost a place in the subset's house.
 """
 
 from __future__ import annotations
@@ -32,12 +33,12 @@ from functools import lru_cache
 from itertools import combinations
 
 from linkgraph.geometry import Geometry
-from linkgraph.grid import Grid
+from linkgraph.grid import Grid, cached
 from linkgraph.techniques.base import Change, digit_view, house_places
 from linkgraph.techniques.singledigit import cell_table, conjugates
 
-__all__ = ["Screen", "empty_rectangle_screen", "fish_screen", "four_chain_screen", "locked_screen",
-           "simple_coloring_screen", "subset_screen"]
+__all__ = ["Screen", "bivalue_screen", "empty_rectangle_screen", "fish_screen", "four_chain_screen",
+           "hidden_subset_screen", "locked_screen", "simple_coloring_screen", "subset_screen"]
 
 #: A screen: (grid, what changed since the rung's last miss) -> may the rung find something?
 Screen = Callable[[Grid, Change], bool]
@@ -156,10 +157,15 @@ def _places(grid: Grid) -> list[list[int]]:
 def four_chain_screen(grid: Grid, change: Change) -> bool:
     """The screen of skyscrapers, 2-string kites and turbot fish: on a changed digit, two
     conjugate pairs on four cells, an end of one seeing an end of the other, and a live
-    place off the four that sees both other ends (the rung's own test, kinds aside)."""
+    place off the four that sees both other ends (the rung's own test, kinds aside). The
+    three rungs ask in turn about the same grid and digits: the answer is kept per grid."""
+    return cached(("four-chain-screen", change.digits), grid, lambda grid: _four_chain(grid, change.digits))
+
+
+def _four_chain(grid: Grid, digits) -> bool:
     peers = cell_table(grid.geometry).peer_mask
     cols = digit_view(grid).cols
-    for d in change.digits:
+    for d in digits:
         col = cols[d - 1]
         pairs = list(conjugates(grid, d - 1))
         for (a1, b1), (a2, b2) in combinations(pairs, 2):
@@ -277,6 +283,36 @@ def subset_screen(size: int) -> Screen:
             if 2 <= counts[low.bit_length() - 1] <= size:
                 return True
             m ^= low
+        return False
+
+    return screen
+
+
+def bivalue_screen(grid: Grid, change: Change) -> bool:
+    """The screen of XY-wings, three bivalue cells: a changed cell that holds two candidates."""
+    counts = _counts(grid)
+    m = change.cells
+    while m:
+        low = m & -m
+        if counts[low.bit_length() - 1] == 2:
+            return True
+        m ^= low
+    return False
+
+
+def hidden_subset_screen(size: int) -> Screen:
+    """The screen of hidden subsets of `size` digits: a digit that lost a place in a house
+    where it now has 2 to `size` places. (A subset whose digits kept their places in its
+    house was there at the miss, with the same cells and eliminations, dead then and now.)"""
+
+    def screen(grid: Grid, change: Change) -> bool:
+        houses = tables(grid.geometry).houses
+        cols = digit_view(grid).cols
+        for d, lost in change.lost:
+            col = cols[d - 1]
+            for m in houses:
+                if lost & m and 2 <= (col & m).bit_count() <= size:
+                    return True
         return False
 
     return screen
