@@ -117,6 +117,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--repeat", type=int, default=1, metavar="R",
                    help="with --against: solve each puzzle R times per solver and keep the least (default 1)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="show the progress line even when stderr is not a terminal (then a line every 30 s)")
     p.set_defaults(run=run)
 
 
@@ -136,6 +138,7 @@ def _summary(name: str, times: list[float], errors: int) -> dict:
 
 
 def _against(args: argparse.Namespace) -> int:
+    from linkgraph.research.output import Progress
     from linkgraph.research.race import evenly_spaced, race, read_sample, rival
 
     if args.repeat < 1:
@@ -156,16 +159,16 @@ def _against(args: argparse.Namespace) -> int:
         what = f"all {whole}" if len(puzzles) == whole else f"{len(puzzles)} evenly spaced of {whole}"
         samples.append((f"{Path(path).stem}, {what}", puzzles))
     other = rival(args.against)
-    tty = sys.stderr.isatty()
-
-    def show(done: int, total: int, label: str = "") -> None:
-        if tty:
-            print(f"\r{label}: {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
-
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
     races = []
     for label, puzzles in samples:
+        line = Progress(len(puzzles), sys.stderr) if show else None
+        if line is not None:
+            print(f"{label}:", file=sys.stderr)
         races.append(race(puzzles, other, label=label, repeat=args.repeat,
-                          progress=lambda d, t, label=label: show(d, t, label)))
+                          progress=None if line is None else lambda d, t, line=line: line.update(d, d)))
+        if line is not None:
+            line.close(len(puzzles), len(puzzles))
     if args.format == "json":
         emit_json({"against": other.name, "version": other.version, "races": [r.to_dict() for r in races]})
         return 0
@@ -190,6 +193,8 @@ def _against(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.against is not None:
         return _against(args)
+    from linkgraph.research.output import Progress
+
     jobs = [j.strip() for j in args.job.split(",") if j.strip()]
     check_choice("--job", jobs, JOBS)
     if args.limit is not None and args.limit < 1:
@@ -211,6 +216,10 @@ def run(args: argparse.Namespace) -> int:
             open_inputs = [g for g in inputs if not g.is_solved()]
             skipped, inputs = len(inputs) - len(open_inputs), open_inputs
         times, errors = [], 0
+        show = args.progress if args.progress is not None else sys.stderr.isatty()
+        line = Progress(len(inputs), sys.stderr) if show else None
+        if line is not None:
+            print(f"{name}:", file=sys.stderr)
         for i, g in enumerate(inputs, 1):
             t0 = time.perf_counter()
             try:
@@ -218,10 +227,10 @@ def run(args: argparse.Namespace) -> int:
             except LinkgraphError:
                 errors += 1
             times.append(time.perf_counter() - t0)
-            if sys.stderr.isatty() and i % 50 == 0:
-                print(f"\r{name}: {i}/{len(inputs)}", end="", file=sys.stderr)
-        if sys.stderr.isatty():
-            print("\r", end="", file=sys.stderr)
+            if line is not None:
+                line.update(i, i)
+        if line is not None:
+            line.close(len(inputs), len(inputs))
         results.append({**_summary(name, times, errors), "solved_by_basic": skipped})
     if args.format == "json":
         emit_json({"file": str(path), "results": results})

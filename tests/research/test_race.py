@@ -149,3 +149,11 @@ def test_larsdoku_itself():
     pytest.importorskip("larsdoku")
     r = racing.race(EULER[:1], racing.rival("larsdoku"))
     assert r.theirs_solved == (True,) and r.ours_solved == (True,)
+
+
+def test_bench_against_progress_line(fake_rival, tmp_path, capsys):
+    path = tmp_path / "four.txt"
+    path.write_text("\n".join(EULER) + "\n")
+    assert main(["bench", str(path), "--against", "fake", "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert "four, all 4:" in err and "4/4" in err
