@@ -298,9 +298,14 @@ class Chaining:
         raise ValueError("static chains rate themselves")
 
     # ---- entry --------------------------------------------------------------
-    def hints(self, board: Board) -> list[ChainHint]:
+    def hints(self, board: Board, *, source: list[int] | None = None) -> list[ChainHint]:
         """Every hint of this producer on `board`, sorted and without repeats (SE's
-        ``getHints``); the results are cached by grid state."""
+        ``getHints``); the results are cached by grid state.
+
+        `source` (static chains nested in a chain whose own search started from a grid on
+        which Forcing Chains & Cycles found nothing): the candidates of that grid. A worth
+        chain must then pass through a strong link that `source` lacks, so only the starts
+        from which such a link can be reached are searched."""
         state = board.state()
         cached = self._cache.get(state)
         if cached is not None:
@@ -308,9 +313,13 @@ class Chaining:
         if self.multiple or self.dynamic:
             result = self._multiple_chains(board)
         else:
-            result = self._loops(board, False, True)
-            result += self._loops(board, True, False)
-            result += self._loops(board, True, True)
+            reach = None
+            if source is not None:
+                reach = {mode: _reaching_new_links(board, source, *mode) for mode in
+                         ((False, True), (True, False), (True, True))}
+            result = self._loops(board, False, True, reach)
+            result += self._loops(board, True, False, reach)
+            result += self._loops(board, True, True, reach)
         result.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
         seen = set()
         out = []
@@ -380,25 +389,33 @@ class Chaining:
         return out
 
     # ---- static cycles and forcing chains ---------------------------------------
-    def _loops(self, board: Board, y: bool, x: bool) -> list[ChainHint]:
+    def _loops(self, board: Board, y: bool, x: bool, reach=None) -> list[ChainHint]:
         result: list[ChainHint] = []
+        live = None if reach is None else reach[(y, x)]
+        if live is not None and not live:
+            return result
         for cell in range(81):
             if board.values[cell] == 0:
                 card = popcount(board.cands[cell])
                 if card > 1:
                     for value in bits(board.cands[cell]):
-                        self._unary(board, Potential(cell, value, True), result, y, x, card)
+                        self._unary(board, Potential(cell, value, True), result, y, x, card, live)
         return result
 
-    def _unary(self, board, p_on, result, y, x, card) -> None:
+    def _unary(self, board, p_on, result, y, x, card, live=None) -> None:
         if card > 2 and not x:
             return
         cycles: list[Potential] = []
         chains: list[Potential] = []
-        self._cycles(board, p_on, y, x, cycles)
+        on_ok = live is None or p_on.key in live
+        off_ok = live is None or p_on.key - 1 in live
+        if on_ok:
+            self._cycles(board, p_on, y, x, cycles)
         if x:
-            self._forcing_chains(board, p_on, y, chains)
-            self._forcing_chains(board, Potential(p_on.cell, p_on.value, False), y, chains)
+            if on_ok:
+                self._forcing_chains(board, p_on, y, chains)
+            if off_ok:
+                self._forcing_chains(board, Potential(p_on.cell, p_on.value, False), y, chains)
         for dst_on in cycles:
             dst_off = _reversed_cycle(dst_on)
             hint = self._cycle_hint(board, dst_on, dst_off, y, x)
@@ -658,17 +675,28 @@ class Chaining:
             board.restore(save)
 
     def _rules(self):
+        """The nested rules, each a function (board, source cands, changed keys, changed cells)."""
         if self._other_rules is None:
-            rules = [lockings, lambda b: hidden_sets(b, 2), lambda b: naked_sets(b, 2), lambda b: fish(b, 2)]
+            rules = [
+                lambda b, s, ch, cc: lockings(b, changed=ch),
+                lambda b, s, ch, cc: hidden_sets(b, 2, changed=ch),
+                lambda b, s, ch, cc: naked_sets(b, 2, changed_cells=cc),
+                lambda b, s, ch, cc: fish(b, 2, changed=ch),
+            ]
+            top = self.level <= 4
             if self.level < 4:
                 if self.level >= 2:
-                    rules.append(Chaining().hints)
+                    inner = Chaining()
+                    rules.append(lambda b, s, ch, cc, inner=inner: inner.hints(b, source=s if top else None))
                 if self.level >= 3:
-                    rules.append(Chaining(multiple=True).hints)
+                    inner3 = Chaining(multiple=True)
+                    rules.append(lambda b, s, ch, cc, inner=inner3: inner.hints(b))
             else:
-                rules.append(Chaining(multiple=True, dynamic=True).hints)
+                inner4 = Chaining(multiple=True, dynamic=True)
+                rules.append(lambda b, s, ch, cc, inner=inner4: inner.hints(b))
                 if self.level >= 5:
-                    rules.append(Chaining(multiple=True, dynamic=True, level=self.level - 3).hints)
+                    inner5 = Chaining(multiple=True, dynamic=True, level=self.level - 3)
+                    rules.append(lambda b, s, ch, cc, inner=inner5: inner.hints(b))
             self._other_rules = rules
         return self._other_rules
 
@@ -676,10 +704,17 @@ class Chaining:
         """OFF potentials from the nested rules (SE's ``getAdvancedPotentials``)."""
         result: list[Potential] = []
         source = _Source(save)
+        cands = board.cands
+        changed_cells = {c for c in range(81) if save[c] != cands[c]}
+        changed = set()
+        for c in changed_cells:
+            for v in bits(save[c] & ~cands[c]):
+                for r in CELL_REGIONS[c]:
+                    changed.add(r * 10 + v)
         for rule in self._rules():
             if result:
                 break
-            for hint in rule(board):
+            for hint in rule(board, save, changed, changed_cells):
                 parents = hint.rule_parents(source, board)
                 if not parents:
                     continue
@@ -690,6 +725,57 @@ class Chaining:
                         result.append(Potential(c, v, False, list(real), ADVANCED, nested,
                                                 None if nested is not None else hint))
         return result
+
+
+def _reaching_new_links(board: Board, source: list[int], y: bool, x: bool) -> set[int]:
+    """The potential keys (ON and OFF) from which, in the static links of `board` (Y-links
+    with `y`, X-links with `x`), an OFF potential can be reached that turns a candidate ON
+    through a cell or region holding two candidates on `board` and more in `source`."""
+    cands = board.cands
+    count = board.count
+    entries = []
+    if y:
+        for c in range(81):
+            m = cands[c]
+            if popcount(m) == 2 and popcount(source[c]) > 2:
+                entries.extend((c * 10 + v) * 2 for v in bits(m))
+    if x:
+        for r in range(27):
+            for v in range(1, 10):
+                if count[r * 10 + v] == 2:
+                    bit = 1 << v
+                    if sum(1 for c in REGION_CELLS[r] if source[c] & bit) > 2:
+                        entries.extend((c * 10 + v) * 2 for c in REGION_CELLS[r] if cands[c] & bit)
+    seen = set(entries)
+    todo = list(entries)
+    while todo:
+        k = todo.pop()
+        cv, on = divmod(k, 2)
+        c, v = divmod(cv, 10)
+        if not on:
+            # OFF (c, v) comes from ON of a peer holding v (X) or another digit of c (Y)
+            preds = []
+            if y:
+                preds.extend((c * 10 + w) * 2 + 1 for w in bits(cands[c]) if w != v)
+            if x:
+                bit = 1 << v
+                preds.extend((o * 10 + v) * 2 + 1 for o in HOUSE_CELLS[c] if cands[o] & bit)
+        else:
+            # ON (c, v) comes from OFF of the other digit of a bivalue cell (Y) or of the
+            # other place of a two-place region (X)
+            preds = []
+            if y and popcount(cands[c]) == 2:
+                preds.extend((c * 10 + w) * 2 for w in bits(cands[c]) if w != v)
+            if x:
+                bit = 1 << v
+                for r in CELL_REGIONS[c]:
+                    if count[r * 10 + v] == 2:
+                        preds.extend((o * 10 + v) * 2 for o in REGION_CELLS[r] if o != c and cands[o] & bit)
+        for q in preds:
+            if q not in seen:
+                seen.add(q)
+                todo.append(q)
+    return seen
 
 
 def _is_parent(child: Potential, parent: Potential) -> bool:

@@ -84,17 +84,24 @@ def _crosses(r1: int, r2: int) -> bool:
 _LOCK_PAIRS = ((_BLOCKS, _COLUMNS), (_BLOCKS, _ROWS), (_COLUMNS, _BLOCKS), (_ROWS, _BLOCKS))
 
 
-def lockings(board: Board, *, direct: bool = False) -> Iterator[Hint]:
+def lockings(board: Board, *, direct: bool = False, changed=None) -> Iterator[Hint]:
     """Pointing (2.6) and claiming (2.8); with `direct`, only those that leave a hidden single
-    in another region of the first kind (direct pointing 1.7, direct claiming 1.9)."""
+    in another region of the first kind (direct pointing 1.7, direct claiming 1.9).
+
+    `changed` (nested use): the ``region * 10 + digit`` keys that lost places; a hint whose
+    base region lost none relies on nothing removed, and is not produced."""
     for type1, type2 in _LOCK_PAIRS:
         for r1 in type1:
+            if changed is not None and not any(r1 * 10 + v in changed for v in range(1, 10)):
+                continue
             set1 = set(REGION_CELLS[r1])
             for r2 in type2:
                 if not _crosses(r1, r2):
                     continue
                 set2 = set(REGION_CELLS[r2])
                 for value in range(1, 10):
+                    if changed is not None and r1 * 10 + value not in changed:
+                        continue
                     pos = board.positions(r1, value)
                     if len(pos) > 1 and all(c in set2 for c in pos):
                         bit = 1 << value
@@ -127,11 +134,14 @@ _DIRECT_HIDDEN_RATING = {2: 2.0, 3: 2.5, 4: 4.3}
 _SET_NAMES = {2: "Pair", 3: "Triplet", 4: "Quad"}
 
 
-def hidden_sets(board: Board, degree: int, *, direct: bool = False) -> Iterator[Hint]:
+def hidden_sets(board: Board, degree: int, *, direct: bool = False, changed=None) -> Iterator[Hint]:
     """Hidden pairs, triplets, quads (3.4, 4.0, 5.4), regions blocks, columns, rows; with
-    `direct`, only those leaving a hidden single in the region (2.0, 2.5)."""
+    `direct`, only those leaving a hidden single in the region (2.0, 2.5). `changed`: see
+    `lockings` (a hidden set none of whose digits lost a place in its region is skipped)."""
     for regions in (_BLOCKS, _COLUMNS, _ROWS):
         for region in regions:
+            if changed is not None and not any(region * 10 + v in changed for v in range(1, 10)):
+                continue
             empty = board.empty_count(region)
             if not (empty > degree * 2 or (direct and empty > degree)):
                 continue
@@ -150,6 +160,8 @@ def hidden_sets(board: Board, degree: int, *, direct: bool = False) -> Iterator[
                         break
                     union |= m
                 if not ok or bin(union).count("1") != degree:
+                    continue
+                if changed is not None and not any(region * 10 + i + 1 in changed for i in tup):
                     continue
                 values = [i + 1 for i in tup]
                 vmask = sum(1 << v for v in values)
@@ -179,14 +191,20 @@ def hidden_sets(board: Board, degree: int, *, direct: bool = False) -> Iterator[
 _NAKED_RATING = {2: 3.0, 3: 3.6, 4: 5.0}
 
 
-def naked_sets(board: Board, degree: int) -> Iterator[Hint]:
-    """Naked pairs, triplets, quads (3.0, 3.6, 5.0), regions blocks, columns, rows."""
+def naked_sets(board: Board, degree: int, *, changed_cells=None) -> Iterator[Hint]:
+    """Naked pairs, triplets, quads (3.0, 3.6, 5.0), regions blocks, columns, rows.
+    `changed_cells` (nested use): the cells that lost candidates; a naked set of none of them
+    relies on nothing removed, and is not produced."""
     for regions in (_BLOCKS, _COLUMNS, _ROWS):
         for region in regions:
             if board.empty_count(region) < degree * 2:
                 continue
             cells = REGION_CELLS[region]
+            if changed_cells is not None and not any(c in changed_cells for c in cells):
+                continue
             for tup in _COLEX9[degree]:
+                if changed_cells is not None and not any(cells[i] in changed_cells for i in tup):
+                    continue
                 union = 0
                 ok = True
                 for i in tup:
@@ -212,8 +230,9 @@ _FISH_RATING = {2: 3.2, 3: 3.8, 4: 5.2}
 _FISH_NAMES = {2: ("X-Wing", "x-wing"), 3: ("Swordfish", "swordfish"), 4: ("Jellyfish", "jellyfish")}
 
 
-def fish(board: Board, degree: int) -> Iterator[Hint]:
-    """X-Wing, swordfish, jellyfish (3.2, 3.8, 5.2): columns as bases first, then rows."""
+def fish(board: Board, degree: int, *, changed=None) -> Iterator[Hint]:
+    """X-Wing, swordfish, jellyfish (3.2, 3.8, 5.2): columns as bases first, then rows.
+    `changed`: see `lockings` (a fish none of whose base lines lost a place is skipped)."""
     placed = [0] * 10
     for v in board.values:
         placed[v] += 1
@@ -221,6 +240,8 @@ def fish(board: Board, degree: int) -> Iterator[Hint]:
         for tup in _COLEX9[degree]:
             for value in range(1, 10):
                 if placed[value] + degree * 2 > 9:
+                    continue
+                if changed is not None and not any(bases[i] * 10 + value in changed for i in tup):
                     continue
                 bit = 1 << value
                 union = 0
