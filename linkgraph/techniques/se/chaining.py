@@ -394,28 +394,31 @@ class Chaining:
         live = None if reach is None else reach[(y, x)]
         if live is not None and not live:
             return result
+        links = _StaticLinks(board)
         for cell in range(81):
             if board.values[cell] == 0:
                 card = popcount(board.cands[cell])
                 if card > 1:
                     for value in bits(board.cands[cell]):
-                        self._unary(board, Potential(cell, value, True), result, y, x, card, live)
+                        self._unary(board, links, cell, value, result, y, x, card, live)
         return result
 
-    def _unary(self, board, p_on, result, y, x, card, live=None) -> None:
+    def _unary(self, board, links, cell, value, result, y, x, card, live=None) -> None:
         if card > 2 and not x:
             return
+        src_on = (cell * 10 + value) * 2 + 1
+        on_ok = live is None or src_on in live
+        off_ok = live is None or src_on - 1 in live
         cycles: list[Potential] = []
         chains: list[Potential] = []
-        on_ok = live is None or p_on.key in live
-        off_ok = live is None or p_on.key - 1 in live
         if on_ok:
-            self._cycles(board, p_on, y, x, cycles)
+            _static_cycles(links, src_on, y, x, cycles)
         if x:
+            found: set[int] = set()
             if on_ok:
-                self._forcing_chains(board, p_on, y, chains)
+                _static_forcing(links, src_on, y, chains, found)
             if off_ok:
-                self._forcing_chains(board, Potential(p_on.cell, p_on.value, False), y, chains)
+                _static_forcing(links, src_on - 1, y, chains, found)
         for dst_on in cycles:
             dst_off = _reversed_cycle(dst_on)
             hint = self._cycle_hint(board, dst_on, dst_off, y, x)
@@ -431,59 +434,6 @@ class Chaining:
             else:
                 hint = ChainHint(self, "forcing", {target.cell: 1 << target.value}, [target], is_x=x, is_y=y)
             result.append(hint)
-
-    def _cycles(self, board, source, y, x, cycles) -> None:
-        pending_on = deque([source])
-        pending_off: deque = deque()
-        to_on = {source.key}
-        length = 0
-        while pending_on or pending_off:
-            length += 1
-            while pending_on:
-                p = pending_on.popleft()
-                for q in self._on_to_off(board, p, y):
-                    if not _is_parent(p, q):
-                        pending_off.append(q)
-            length += 1
-            while pending_off:
-                p = pending_off.popleft()
-                for q in self._off_to_on(board, p, None, None, y, x):
-                    if length >= 4 and q.key == source.key:
-                        cycles.append(q)
-                    if q.key not in to_on:
-                        pending_on.append(q)
-                        to_on.add(q.key)
-
-    def _forcing_chains(self, board, source, y, chains) -> None:
-        pending_on: deque = deque()
-        pending_off: deque = deque()
-        to_on, to_off = set(), set()
-        if source.on:
-            pending_on.append(source)
-            to_on.add(source.key)
-        else:
-            pending_off.append(source)
-            to_off.add(source.key)
-        found = {c.key for c in chains}
-        while pending_on or pending_off:
-            while pending_on:
-                p = pending_on.popleft()
-                for q in self._on_to_off(board, p, y):
-                    if source.key == q.key + 1 and q.key not in found:
-                        found.add(q.key)
-                        chains.append(q)
-                    if not _is_parent(p, q) and q.key not in to_off:
-                        pending_off.append(q)
-                        to_off.add(q.key)
-            while pending_off:
-                p = pending_off.popleft()
-                for q in self._off_to_on(board, p, None, None, y, True):
-                    if source.key == q.key - 1 and q.key not in found:
-                        found.add(q.key)
-                        chains.append(q)
-                    if q.key not in to_on:
-                        pending_on.append(q)
-                        to_on.add(q.key)
 
     def _cycle_hint(self, board, dst_on, dst_off, y, x) -> ChainHint:
         cells = {}
@@ -776,6 +726,169 @@ def _reaching_new_links(board: Board, source: list[int], y: bool, x: bool) -> se
                 seen.add(q)
                 todo.append(q)
     return seen
+
+
+class _StaticLinks:
+    """The links of a fixed grid as key lists, built on demand: the OFF potentials an ON one
+    gives (with their causes, in SE's order) and the ON potentials an OFF one gives."""
+
+    __slots__ = ("board", "_on", "_off")
+
+    def __init__(self, board: Board):
+        self.board = board
+        self._on: dict = {}
+        self._off: dict = {}
+
+    def on_next(self, key: int, y: bool) -> list[tuple[int, int]]:
+        got = self._on.get((key, y))
+        if got is None:
+            cv = key >> 1
+            cell, value = divmod(cv, 10)
+            cands = self.board.cands
+            got = []
+            if y:
+                got.extend(((cell * 10 + v) * 2, CELL) for v in bits(cands[cell]) if v != value)
+            bit = 1 << value
+            regions = CELL_REGIONS[cell]
+            block = regions[0]
+            for t in range(3):
+                for c in REGION_CELLS[regions[t]]:
+                    if c != cell and cands[c] & bit and (t == 0 or CELL_REGIONS[c][0] != block):
+                        got.append(((c * 10 + value) * 2, t + 1))
+            self._on[(key, y)] = got
+        return got
+
+    def off_next(self, key: int, y: bool, x: bool) -> list[tuple[int, int]]:
+        got = self._off.get((key, y, x))
+        if got is None:
+            cell, value = divmod(key >> 1, 10)
+            cands = self.board.cands
+            got = []
+            if y:
+                m = cands[cell]
+                if popcount(m) == 2:
+                    ds = bits(m)
+                    other = ds[0] if ds[0] != value else ds[1]
+                    got.append(((cell * 10 + other) * 2 + 1, CELL))
+            if x:
+                count = self.board.count
+                bit = 1 << value
+                for t, r in enumerate(CELL_REGIONS[cell]):
+                    if count[r * 10 + value] == 2:
+                        pos = [c for c in REGION_CELLS[r] if cands[c] & bit]
+                        other = pos[0] if pos[0] != cell else pos[1]
+                        k = (other * 10 + value) * 2 + 1
+                        if all(k != q for q, _ in got):
+                            got.append((k, t + 1))
+            self._off[(key, y, x)] = got
+        return got
+
+
+def _pot(key: int, parents: list, cause) -> Potential:
+    cell, value = divmod(key >> 1, 10)
+    return Potential(cell, value, bool(key & 1), parents, cause)
+
+
+def _static_forcing(links: _StaticLinks, src: int, y: bool, chains: list, found: set) -> None:
+    """SE's ``doForcingChains`` from the potential `src` (a key) over fixed links: breadth first,
+    ON layers then OFF layers; a potential opposite to the source is a chain end."""
+    parent: dict[int, int] = {}
+    cause_of: dict[int, int] = {}
+    pending_on: deque = deque()
+    pending_off: deque = deque()
+    if src & 1:
+        pending_on.append(src)
+        to_on, to_off = {src}, set()
+    else:
+        pending_off.append(src)
+        to_on, to_off = set(), {src}
+    target = src ^ 1
+
+    def build(key: int) -> Potential:
+        chain = []
+        while True:
+            chain.append(key)
+            if key not in parent:
+                break
+            key = parent[key]
+        p = _pot(chain[-1], [], None)
+        for k in reversed(chain[:-1]):
+            p = _pot(k, [p], cause_of[k])
+        return p
+
+    while pending_on or pending_off:
+        while pending_on:
+            p = pending_on.popleft()
+            for q, cause in links.on_next(p, y):
+                if q == target and q not in found:
+                    found.add(q)
+                    end = _pot(q, [build(p)], cause)
+                    chains.append(end)
+                if q not in to_off:
+                    # SE's isParent filter: q is never an ancestor of p that is not already in to_off
+                    pending_off.append(q)
+                    to_off.add(q)
+                    parent[q] = p
+                    cause_of[q] = cause
+        while pending_off:
+            p = pending_off.popleft()
+            for q, cause in links.off_next(p, y, True):
+                if q == target and q not in found:
+                    found.add(q)
+                    chains.append(_pot(q, [build(p)], cause))
+                if q not in to_on:
+                    pending_on.append(q)
+                    to_on.add(q)
+                    parent[q] = p
+                    cause_of[q] = cause
+
+
+def _static_cycles(links: _StaticLinks, src: int, y: bool, x: bool, cycles: list) -> None:
+    """SE's ``doCycles`` from the ON potential `src` over fixed links: OFF potentials are not
+    merged (each keeps the ON potential it came from), ON ones are; an ON potential equal to
+    the source reached after at least four half-steps closes a cycle."""
+    on_parent: dict[int, tuple] = {}  # ON key -> (OFF key, that OFF's ON parent, OFF cause, ON cause)
+    pending_on: deque = deque([src])
+    pending_off: deque = deque()
+    to_on = {src}
+    made: dict[int, Potential] = {}
+
+    def on_pot(key: int) -> Potential:
+        got = made.get(key)
+        if got is None:
+            if key not in on_parent:
+                got = _pot(key, [], None)
+            else:
+                off, off_parent, off_cause, on_cause = on_parent[key]
+                got = _pot(key, [_pot(off, [on_pot(off_parent)], off_cause)], on_cause)
+            made[key] = got
+        return got
+
+    def is_parent(p: int, q: int) -> bool:
+        while p in on_parent:
+            off, p = on_parent[p][0], on_parent[p][1]
+            if off == q:
+                return True
+        return False
+
+    length = 0
+    while pending_on or pending_off:
+        length += 1
+        while pending_on:
+            p = pending_on.popleft()
+            for q, cause in links.on_next(p, y):
+                if not is_parent(p, q):
+                    pending_off.append((q, p, cause))
+        length += 1
+        while pending_off:
+            off, off_parent, off_cause = pending_off.popleft()
+            for q, cause in links.off_next(off, y, x):
+                if length >= 4 and q == src:
+                    cycles.append(_pot(q, [_pot(off, [on_pot(off_parent)], off_cause)], cause))
+                if q not in to_on:
+                    pending_on.append(q)
+                    to_on.add(q)
+                    on_parent[q] = (off, off_parent, off_cause, cause)
 
 
 def _is_parent(child: Potential, parent: Potential) -> bool:
