@@ -78,7 +78,9 @@ def test_se_ladder_follows_the_se_ratings_of_the_diabolical_sample():
         se.append(line.rating)
         ours.append(rate(line.grid()).er)
     assert len(se) == 100
-    assert spearman(se, ours) >= 0.85
+    # Sukaku Explainer has rules SE 1.2.1 lacks (strong-link fish, big wings), so only a loose
+    # agreement is expected: 0.81 measured on these 100 lines (2026-11-25)
+    assert spearman(se, ours) >= 0.78
 
 
 def test_cli_solve_prints_se_ratings(capsys):
@@ -108,3 +110,15 @@ def test_hardest_lines_rate_as_se_rates_them(index):
     puzzle, er, ep, ed = _hardest()[index]
     result = rate(lg.Grid.parse(puzzle), max_level=3)
     assert abs(result.er - er) <= 0.11 and abs(result.ep - ep) <= 0.11 and abs(result.ed - ed) <= 0.11
+
+
+def test_the_sukaku_ladder_keeps_the_emulation_for_sukaku_rated_corpora():
+    # the earlier emulation (our rungs in SE's order, Sukaku Explainer's strong-link fish and big
+    # wings) follows the Sudoku Exchange ratings more closely than SE 1.2.1's own rules do
+    from linkgraph.techniques.sukaku import SUKAKU_LADDER
+    assert resolve_ladder("sukaku") is SUKAKU_LADDER
+    se, ours = [], []
+    for line, _ in _sample(20):
+        se.append(line.rating)
+        ours.append(lg.solve(line.grid(), ladder="sukaku").rating)
+    assert spearman(se, ours) >= 0.88
