@@ -10,8 +10,8 @@ Examples
 --------
 >>> from linkgraph.techniques.se.board import Board, REGION_CELLS
 >>> board = Board.from_grid(lg.Grid.parse(lg.samples.EULER_01))
->>> board.values[0], bin(board.cands[2])
-(0, '0b1000000000')
+>>> board.values[:3], bin(board.cands[0])  # r1c3 holds a 3; r1c1 may hold 4 or 5
+([0, 0, 3], '0b110000')
 >>> REGION_CELLS[0][:4], REGION_CELLS[9][:4], REGION_CELLS[18][:4]  # block 1, row 1, column 1
 ((0, 1, 2, 9), (0, 1, 2, 3), (0, 9, 18, 27))
 """

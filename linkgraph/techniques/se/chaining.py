@@ -33,7 +33,7 @@ Examples
 >>> board = Board.from_grid(lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)))
 >>> hint = Chaining(multiple=True, dynamic=True).hints(board)[0]
 >>> hint.name, round(hint.difficulty, 1)
-('Dynamic Contradiction Forcing Chains', 8.5)
+('Dynamic Region Forcing Chains', 8.5)
 """
 
 from __future__ import annotations

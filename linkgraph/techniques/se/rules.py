@@ -18,7 +18,7 @@ Examples
 >>> board = Board.from_grid(lg.Grid.parse(lg.samples.EULER_01))
 >>> hint = next(rules.hidden_singles(board))
 >>> hint.name, hint.difficulty, hint.cell, hint.value
-('Hidden Single', 1.2, 3, 9)
+('Hidden Single', 1.2, 10, 6)
 """
 
 from __future__ import annotations

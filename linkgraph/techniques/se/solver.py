@@ -12,7 +12,7 @@ Examples
 >>> from linkgraph.techniques.se.solver import rate
 >>> r = rate(lg.Grid.parse(lg.samples.EULER_01))
 >>> (r.er, r.ep, r.ed), r.solved
-((2.3, 1.2, 1.2), True)
+((1.2, 1.2, 1.2), True)
 """
 
 from __future__ import annotations
