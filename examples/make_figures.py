@@ -58,7 +58,7 @@ def refresh(data: Path) -> None:
     data.mkdir(parents=True, exist_ok=True)
     for name, (job, options, limit, columns) in STUDIES.items():
         lines = list(read_puzzles(SAMPLE, limit=limit))
-        rows = list(iter_batch(lines, job, options, times=False))
+        rows = list(iter_batch(lines, job, options=options, times=False))
         with open(data / name, "w", newline="", encoding="utf-8") as fh:
             w = csv.DictWriter(fh, columns, extrasaction="ignore", lineterminator="\n")
             w.writeheader()

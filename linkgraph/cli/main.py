@@ -24,14 +24,16 @@ import sys
 from collections.abc import Sequence
 
 from linkgraph import __version__
-from linkgraph.cli import batch, bench, chains, compare, convert, links, nets, path, plot, render, serve, solve, verify
+from linkgraph.cli import (
+    batch, bench, chains, compare, convert, links, nets, path, plot, rate, render, serve, solve, verify,
+)
 from linkgraph.errors import LinkgraphError, describe, option_flags
 from linkgraph.limits import Deadline, TimeLimitExceeded, check_seconds
 
 __all__ = ["COMMANDS", "main"]
 
 #: The subcommand modules, in help order.
-COMMANDS = (solve, links, path, chains, nets, render, serve, verify, batch, compare, plot, bench, convert)
+COMMANDS = (solve, links, path, chains, nets, render, serve, verify, rate, batch, compare, plot, bench, convert)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -30,10 +30,11 @@ from collections import Counter
 from linkgraph.errors import InvalidPuzzleError, OptionError, check_choice
 from linkgraph.grid import Grid
 from linkgraph.io import PuzzleLine
+from linkgraph.limits import check_count, check_seconds
 from linkgraph.research.metrics import POSITION_COLUMNS, proof_size, solve_columns, solve_metrics
 
-__all__ = ["CHECKPOINTS", "OPTIONS", "PATH_METRICS", "chains_job", "check_options", "links_job", "metrics_job",
-           "nets_job", "oracle_job", "solve_job"]
+__all__ = ["CHECKPOINTS", "OPTIONS", "PATH_METRICS", "RATE_COLUMNS", "chains_job", "check_options", "links_job",
+           "metrics_job", "nets_job", "oracle_job", "rate_job", "solve_job"]
 
 #: The options each built-in job reads.
 OPTIONS: dict[str, tuple[str, ...]] = {
@@ -42,6 +43,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "metrics": ("position", "families", "als_max_size", "check"),
     "chains": ("position", "check"),
     "nets": ("position", "depth", "check"),
+    "rate": ("max_level", "budget", "check"),
     "oracle": (),
 }
 
@@ -81,6 +83,10 @@ def check_options(job: str, options: dict) -> None:
         from linkgraph.techniques import resolve_ladder
 
         resolve_ladder(options["ladder"] or "default")
+    if "max_level" in options:
+        check_count("max_level", options["max_level"], none=False)
+    if "budget" in options:
+        check_seconds("budget", options["budget"])
 
 
 def _grid(line: PuzzleLine, options: dict) -> Grid:
@@ -207,6 +213,40 @@ def solve_job(line: PuzzleLine, options: dict) -> dict:
     if options.get("path"):
         record.update(_path_metrics(result, options))
     return record
+
+
+#: The columns of `rate_job`.
+RATE_COLUMNS = ["er", "ep", "ed", "solved", "steps", "hardest", "seconds", "stopped"]
+
+
+@_columns(lambda options: list(RATE_COLUMNS))
+def rate_job(line: PuzzleLine, options: dict) -> dict:
+    """Sudoku Explainer's ER/EP/ED (`linkgraph.techniques.se.solver.rate`), the number of
+    steps, the hardest step's SE name and the process time in seconds.
+
+    Options: ``max_level`` (the deepest nesting level tried, default 5), ``budget`` (seconds
+    of path after which the walk stops between steps: ``stopped`` says ``time-limit``).
+
+    >>> line = lg.io.parse_line(lg.samples.EULER_01, 1)
+    >>> r = lg.research.jobs.rate_job(line, {})
+    >>> r["er"], r["ep"], r["ed"], r["solved"]
+    (1.2, 1.2, 1.2, True)
+    """
+    import time
+
+    from linkgraph.techniques.se.solver import rate
+
+    t0 = time.process_time()
+    deadline = None
+    if options.get("budget"):
+        deadline = time.monotonic() + float(options["budget"])
+    result = rate(_grid(line, options), max_level=int(options.get("max_level", 5)), deadline=deadline)
+    hardest = max(result.hints, key=lambda h: h.difficulty, default=None)
+    return {
+        "er": round(result.er, 1), "ep": round(result.ep, 1), "ed": round(result.ed, 1), "solved": result.solved,
+        "steps": len(result.hints), "hardest": hardest.name if hardest is not None else "",
+        "seconds": round(time.process_time() - t0, 3), "stopped": result.stopped,
+    }
 
 
 # ---- links and metrics ---------------------------------------------------------

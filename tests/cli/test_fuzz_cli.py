@@ -149,6 +149,10 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
                                        + [[p] for p in (NO_SOLUTION[:80], "{d}/missing.txt", "{d}/bad.bin", "{d}/sub")]),
                        _options(_opt("--host", ["127.0.0.1", "localhost"]), _opt("--port", ["0", "-1"]), most=2)
                        ).map(lambda t: [*t[1], *t[0]]),
+    "rate": st.tuples(st.sampled_from(FILES + [P, "-"]), _options(
+        _opt("--format", ["text", "jsonl", "csv"]), _opt("--limit", COUNTS), _opt("--max-level", ["0", "1", "9"]),
+        _opt("--log", ["{d}/rate.jsonl", "{d}/nodir/r.jsonl", "{d}/sub"]), _flag("--resume"),
+        _opt("--timeout", SECONDS))).map(lambda t: [t[0], "--timeout", "2", "--workers", "1", *t[1]]),
     "bench": st.tuples(st.sampled_from(FILES), _options(
         _opt("--job", ["oracle", "basic", "oracle,basic", "bogus"]), _opt("--limit", COUNTS), FMT)
     ).map(lambda t: [t[0], "--limit", "2", *t[1]]),
