@@ -17,9 +17,8 @@ import sys
 from pathlib import Path
 
 from linkgraph.errors import OptionError, PuzzleFormatError
-from linkgraph.io import check_output
+from linkgraph.io import PuzzleLine, check_output, parse_line, read_puzzles
 from linkgraph.limits import check_seconds
-from linkgraph.io import PuzzleLine, parse_line, read_puzzles
 from linkgraph.research.batch import iter_batch
 from linkgraph.research.output import Progress, count_puzzles
 from linkgraph.research.runner import interrupt_on_sigterm
