@@ -1,4 +1,8 @@
-"""Does strong-link density predict the SE rating?  A small study, end to end.
+"""
+Does strong-link density predict the SE rating?
+===============================================
+
+A small study, end to end.
 
 Two SE-rated corpora cover the difficulty range: sudoku_exchange_diabolical
 (SE 5.0-9.3) and hardest_1106 (ER 9.7-11.9). For each puzzle we apply the
@@ -85,7 +89,7 @@ def spearman(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("--corpora", type=Path, default=SHARED, help="folder of the shared corpora")
     ap.add_argument("--per-corpus", type=int, default=500, help="puzzles per corpus (default 500)")
     ap.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")

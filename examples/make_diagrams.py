@@ -1,4 +1,8 @@
-"""Regenerate the diagrams/ gallery: the seed's forcing chains and one forcing net, drawn.
+"""
+The diagrams/ gallery: forcing chains and a forcing net, drawn
+==============================================================
+
+Regenerates diagrams/: the seed's forcing chains and one forcing net, drawn.
 
 The gallery shows what `linkgraph.draw.graphviz` draws, on examples a reader can
 check against their source:
