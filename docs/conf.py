@@ -31,6 +31,7 @@ extensions = [
     "numpydoc",
     "myst_parser",
     "sphinx_gallery.gen_gallery",
+    "sphinx_design",
     "lgapi",
 ]
 

@@ -50,7 +50,7 @@ def first_step(find, grid):
 
 
 def main(argv: list[str] | None = None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    p = argparse.ArgumentParser(description='Time each technique per call')
     p.add_argument("--corpus", default="top1465", help="corpus name or puzzle file (default top1465)")
     p.add_argument("--every", type=int, default=10, help="take every N-th puzzle (default 10)")
     p.add_argument("--limit", type=int, default=None, help="at most this many positions")

@@ -36,7 +36,8 @@ import networkx as nx
 import linkgraph as lg
 from linkgraph.io import read_puzzles
 
-ROOT = Path(__file__).resolve().parent.parent
+# The repository root (the documentation's gallery runs the script from examples/, without __file__).
+ROOT = (Path(__file__).resolve().parent if "__file__" in globals() else Path.cwd().resolve()).parent
 PUZZLES = ROOT / "linkgraph" / "data" / "puzzles"
 #: The puzzle of the net pictures and of the ladder chart: Norvig's hardest list, line 2.
 HARD = ("hardest_norvig.txt", 2)
@@ -141,7 +142,7 @@ def write_concepts(out: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    parser = argparse.ArgumentParser(description='Concept pictures: links, literals, depth, nesting and the ladder')
     parser.add_argument("outdir", nargs="?", default=str(ROOT / "diagrams" / "concepts"),
                         help="directory to write (default: diagrams/concepts/ of the repository)")
     args = parser.parse_args(argv)
@@ -151,4 +152,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if status := main():  # no sys.exit(0): the docs gallery runs this block in-process
+        sys.exit(status)

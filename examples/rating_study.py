@@ -84,7 +84,7 @@ def solve_rows(path: Path, ladder: str, limit: int | None) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap = argparse.ArgumentParser(description="How well does linkgraph's rating follow Sudoku Explainer's?")
     ap.add_argument("results", type=Path, nargs="?",
                     help="output of `linkgraph batch FILE --job solve` (.csv or .jsonl), or a `linkgraph verify --log` file")
     ap.add_argument("--solve", type=Path, metavar="FILE",
@@ -125,4 +125,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if status := main():  # no sys.exit(0): the docs gallery runs this block in-process
+        sys.exit(status)

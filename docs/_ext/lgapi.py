@@ -229,7 +229,7 @@ def _long_value(obj: object) -> bool:
 def page_text(page: str, entries: dict[tuple[str, int], Entry]) -> str:
     """The rst of one generated page: the package, then each of its modules."""
     modules = [m for m in public_modules() if m != "linkgraph" and page_of(m) == page]
-    title = f"{page} — {_title(page)}" if _title(page) else page
+    title = f"``{page}``"
     lines = [f".. _api-{page}:", "", title, "=" * len(title), ""]
     first, *rest = modules
     lines += module_section(first, entries, level="-")[3:]  # the page title stands for the first heading
@@ -259,7 +259,7 @@ def cli_reference() -> list[str]:
             with redirect_stdout(buf):
                 command.print_help()
             heading = f"``linkgraph {name}``"
-            lines += [f".. _cli-{name}:", "", heading, "~" * len(heading), "", "::", ""]
+            lines += [f".. _cli-{name}:", "", heading, "~" * len(heading), "", ".. code-block:: text", ""]
             lines += [textwrap.indent(line, "   ") if line else "" for line in buf.getvalue().splitlines()]
             lines += [""]
     finally:
@@ -271,7 +271,9 @@ def cli_reference() -> list[str]:
 
 
 def toc_text(names: list[str]) -> str:
-    lines = [":orphan:", "", ".. toctree::", "   :maxdepth: 1", ""]
+    lines = ["Modules and packages", "====================", "",
+             "One page per foundation module and per package, in layer order.", "",
+             ".. toctree::", "   :maxdepth: 1", ""]
     return "\n".join(lines + [f"   {n}" for n in names]) + "\n"
 
 
@@ -392,7 +394,7 @@ GALLERY_ARGS = {
     "density_study.py": ["--per-corpus", "40", "--out", "{out}/density"],
     "make_diagrams.py": ["{out}/diagrams"],
     "concept_diagrams.py": ["{out}/concepts"],
-    "rating_study.py": ["--batch", "{root}/linkgraph/data/puzzles/diabolical_sample.txt", "--limit", "120"],
+    "rating_study.py": ["--solve", "{root}/linkgraph/data/puzzles/diabolical_sample.txt", "--ladder", "se", "--limit", "120"],
 }
 #: The scripts quick enough for the docs test (``LINKGRAPH_DOCS_GALLERY=fast``).
 FAST = ("make_diagrams.py", "rating_study.py")
@@ -417,13 +419,14 @@ class _PictureScraper:
 
     def __init__(self, out: Path):
         self.out = out
-        self.seen: set[Path] = set()
+        self.seen: set[tuple[Path, int]] = set()
 
     def __call__(self, block, block_vars, gallery_conf):
         from sphinx_gallery.scrapers import figure_rst
 
-        pictures = sorted(p for p in self.out.rglob("*") if p.suffix in (".svg", ".png") and p not in self.seen)
-        self.seen.update(pictures)
+        found = {(p, p.stat().st_mtime_ns) for p in self.out.rglob("*") if p.suffix in (".svg", ".png")}
+        pictures = sorted(p for p, _ in found - self.seen)
+        self.seen |= found
         if not pictures:
             return ""
         targets = []
@@ -440,7 +443,10 @@ class _PictureScraper:
 
 def gallery_conf(root: Path, docs: Path, mode: str) -> dict:
     """The ``sphinx_gallery_conf`` of docs/conf.py; `mode` is ``all``, ``fast`` or ``none``."""
+    import shutil
+
     out = docs / "_build" / "gallery-output"
+    shutil.rmtree(out, ignore_errors=True)  # pictures of an earlier build are not this build's
     out.mkdir(parents=True, exist_ok=True)
     if mode == "none":
         pattern = r"^$"
@@ -470,7 +476,16 @@ def gallery_conf(root: Path, docs: Path, mode: str) -> dict:
     }
 
 
+def strip_code_ends(app, doctree) -> None:
+    """Drop the blank line that ends a doctest block in Markdown (doctest needs it, readers do not)."""
+    for node in doctree.findall(nodes.literal_block):
+        text = node.astext()
+        if text != text.rstrip() and len(node.children) == 1 and isinstance(node.children[0], nodes.Text):
+            node.children[0] = nodes.Text(text.rstrip())
+
+
 def setup(app):
     app.connect("builder-inited", write_reference)
+    app.connect("doctree-read", strip_code_ends)
     app.connect("missing-reference", resolve_alias)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
