@@ -144,19 +144,12 @@ def _first_line(obj: object) -> str:
 
 
 def _kind(obj: object) -> str:
+    """The autodoc directive for `obj`: exception, class, function (any routine) or data."""
     if inspect.isclass(obj):
         return "autoexception" if issubclass(obj, BaseException) else "autoclass"
-    if inspect.isfunction(obj) or inspect.isbuiltin(obj):
+    if inspect.isroutine(obj):
         return "autofunction"
-    if callable(obj) and not isinstance(obj, type):
-        return "autofunction" if hasattr(obj, "__wrapped__") or inspect.isroutine(obj) else "autodata"
     return "autodata"
-
-
-def _title(module: str) -> str:
-    doc = inspect.getdoc(importlib.import_module(module)) or ""
-    first = doc.split("\n\n")[0].replace("\n", " ").strip().rstrip(".")
-    return first
 
 
 def _table(rows: list[tuple[str, str]]) -> list[str]:
@@ -282,7 +275,7 @@ def write_reference(app) -> None:
     out = Path(app.srcdir) / "api" / "generated"
     out.mkdir(parents=True, exist_ok=True)
     entries = catalogue()
-    app.env_lg_entries = entries
+    app.lg_entries = entries
     wanted = {}
     names = pages()
     for page in names:
@@ -302,7 +295,7 @@ def _aliases(app) -> dict[str, str]:
     if cached is not None:
         return cached
     aliases: dict[str, str] = {}
-    entries = getattr(app, "env_lg_entries", None) or catalogue()
+    entries = getattr(app, "lg_entries", None) or catalogue()
     for entry in entries.values():
         for name in entry.names:
             aliases[name] = entry.canonical
@@ -333,7 +326,7 @@ def _import(name: str) -> object | None:
 def _by_identity(app) -> dict[int, str]:
     cached = getattr(app, "_lg_identity", None)
     if cached is None:
-        entries = getattr(app, "env_lg_entries", None) or catalogue()
+        entries = getattr(app, "lg_entries", None) or catalogue()
         cached = app._lg_identity = {id(e.obj): e.canonical for e in entries.values() if not _is_plain_data(e.obj)}
     return cached
 
