@@ -188,7 +188,9 @@ def module_section(module: str, entries: dict[tuple[str, int], Entry], *, level:
         directive = _kind(entry.obj)
         lines += [f".. {directive}:: {entry.canonical}"]
         if directive in ("autoclass", "autoexception"):
-            lines += ["   :members:", "   :show-inheritance:"]
+            lines += ["   :members:"]
+            if entry.obj.__bases__ != (object,):
+                lines += ["   :show-inheritance:"]
             if _is_enum(entry.obj):
                 lines += ["   :undoc-members:"]
         elif directive == "autodata":
