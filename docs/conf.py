@@ -83,4 +83,6 @@ html_theme_options = {
     "footer_end": ["sphinx-version"],
 }
 html_context = {"default_mode": "light"}
+# pages without sub-pages get the full width (no empty "Section Navigation" column)
+html_sidebars = {page: [] for page in ("index", "concepts", "tutorial", "benchmarks", "changelog", "develop")}
 html_show_sourcelink = False
