@@ -16,7 +16,8 @@ check against their source:
   for digit 9, a 46-literal net with seven joins.
 
 Each is drawn in both layouts (``flow``: a left-to-right graph of literals;
-``board``: on the candidate grid), as SVG, and the script writes
+``board``: on the candidate grid), and the net also by ``rounds`` (one small
+board per round), as SVG, and the script writes
 ``README.md`` listing the pictures. Run from the repository root::
 
     .venv/bin/python examples/make_diagrams.py            # writes diagrams/
@@ -37,7 +38,7 @@ import linkgraph as lg
 from linkgraph.chains.search import chain_search
 from linkgraph.chains.steps import prove
 from linkgraph.io import read_puzzles
-from linkgraph.draw.graphviz import LAYOUTS, render
+from linkgraph.draw.graphviz import render
 from linkgraph.solver import prepare
 
 # The repository root (the documentation's gallery runs the script from examples/, without __file__).
@@ -64,9 +65,10 @@ class Diagram:
     step: lg.Step
     grid: lg.Grid
     caption: str
+    layouts: tuple[str, ...] = ("flow", "board")
 
     def files(self) -> list[str]:
-        return [f"{self.stem}.{layout}.svg" for layout in LAYOUTS]
+        return [f"{self.stem}.{layout}.svg" for layout in self.layouts]
 
 
 def _stem_of(lit: lg.Literal) -> str:
@@ -105,7 +107,7 @@ def net_diagram() -> Diagram:
         raise SystemExit(f"make_diagrams: no forcing net proves {target} in {name} line {number}")
     corpus = name.removesuffix(".txt").replace("_", "-")
     caption = f"Forcing net ({step.proof.graph.get('net')}) on {name} line {number}: {step.proof.number_of_nodes()} literals"
-    return Diagram(f"net-{corpus}-{number}-{_stem_of(lit)}", step, grid, caption)
+    return Diagram(f"net-{corpus}-{number}-{_stem_of(lit)}", step, grid, caption, ("flow", "board", "rounds"))
 
 
 def diagrams() -> list[Diagram]:
@@ -126,21 +128,23 @@ def readme(entries: list[Diagram]) -> str:
         "```",
         "",
         "Each step is drawn twice: `*.flow.svg` is the proof as a left-to-right graph of",
-        "literals, `*.board.svg` the same literals at their places on the candidate grid.",
+        "literals, `*.board.svg` the same literals at their places on the candidate grid;",
+        "the net is also told round by round in `*.rounds.svg`, one small board per round",
+        "with only the links that derive that round's literals (earlier rounds faded).",
         "Green boxes are ON literals, red ellipses OFF ones; a double border marks a premise",
         "(a thick one on the board), a thick blue border the conclusion, an amber fill the",
         "literals of a contradiction, a purple border a join. Solid arrows are strong links,",
         "dashed ones weak links; grey links stay in a cell, blue ones in a house, orange ones",
-        "go through an almost locked set (ALS), framed in orange. Hover over a link in a",
+        "go through an almost locked set (ALS), outlined in orange. Hover over a link in a",
         "browser to see its set.",
         "",
-        "| Picture | Step | Flow | Board |",
-        "|---|---|---|---|",
+        "| Picture | Step | Flow | Board | Rounds |",
+        "|---|---|---|---|---|",
     ]
     for d in entries:
-        flow, board = d.files()
+        links = {layout: f"[{name}]({name})" for layout, name in zip(d.layouts, d.files())}
         step = str(d.step).replace("|", "\\|")  # a pipe in a table cell, even in code, needs escaping
-        lines.append(f"| {d.caption} | `{step}` | [{flow}]({flow}) | [{board}]({board}) |")
+        lines.append(f"| {d.caption} | `{step}` | {links['flow']} | {links['board']} | {links.get('rounds', '')} |")
     lines += [
         "",
         "One step alone, from the command line (the GNPX position's first forcing chain of",
@@ -160,7 +164,7 @@ def write_gallery(outdir: Path) -> list[Path]:
     entries = diagrams()
     written = []
     for d in entries:
-        for layout, name in zip(LAYOUTS, d.files()):
+        for layout, name in zip(d.layouts, d.files()):
             written.append(render(d.step, outdir / name, layout=layout, grid=d.grid))
     path = outdir / "README.md"
     path.write_text(readme(entries), encoding="utf-8")

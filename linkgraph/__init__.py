@@ -46,12 +46,16 @@ from linkgraph.geometry import Geometry
 from linkgraph.graph import (
     CompiledImplications,
     compile_implications,
+    from_plain,
     implication_graph,
     implication_path,
     implications,
     link_counts,
     link_graph,
     path_links,
+    read_graph,
+    to_plain,
+    write_graph,
 )
 from linkgraph.grid import Grid
 from linkgraph.model import Als, Candidate, Cell, Family, Group, House, LinkKind, Literal, NodeKind, Role, SetX
@@ -97,6 +101,7 @@ __all__ = [
     "errors",
     "forcing_chains",
     "forcing_nets",
+    "from_plain",
     "geometry",
     "graph",
     "grid",
@@ -117,6 +122,7 @@ __all__ = [
     "prepare",
     "propagate",
     "rated_hint",
+    "read_graph",
     "render",
     "research",
     "samples",
@@ -128,4 +134,6 @@ __all__ = [
     "steps",
     "techniques",
     "to_dot",
+    "to_plain",
+    "write_graph",
 ]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -34,7 +34,7 @@ from linkgraph.model import Candidate, Cell
 if TYPE_CHECKING:
     from linkgraph.steps import Step
 
-__all__ = ["Grid", "cached"]
+__all__ = ["DISPLAY", "Grid", "cached"]
 
 _FRAME = str.maketrans("", "", "|+-")
 _DECORATION = str.maketrans({ch: " " for ch in "|-+:*.'="})
@@ -272,10 +272,21 @@ class Grid:
         return Grid(self.geometry, live, self.givens, self.placed)
 
     # ---- formatting ---------------------------------------------------------
-    def to_puzzle(self, *, empty: str = ".") -> str:
-        """The puzzle string: solved cells as digits, others as `empty`."""
+    def to_puzzle(self, *, empty: str = ".", solved: bool = False) -> str:
+        """The puzzle string of the givens, other cells as `empty`.
+
+        With `solved`, every solved cell shows its digit (the position, not the puzzle).
+        A grid read without givens (a candidate grid) shows its solved cells either way.
+
+        >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+        >>> grid.to_puzzle()[:9], grid.to_puzzle(solved=True)[:9]
+        ('1526.7.89', '152647389')
+        """
         symbols = self.geometry.symbols
-        return "".join(symbols[v - 1] if v else empty for v in self.values)
+        values = self.values
+        if not solved and self.givens.any():
+            values = np.where(self.givens, values, 0)
+        return "".join(symbols[v - 1] if v else empty for v in values)
 
     def tokens(self) -> list[str]:
         """One candidate token per cell."""
@@ -305,10 +316,16 @@ class Grid:
         return "\n".join(lines)
 
     def __str__(self) -> str:
-        return self.to_puzzle()
+        return self.to_puzzle(solved=True)
+
+    def _repr_svg_(self) -> str | None:
+        """The candidate board as SVG, for Jupyter, drawn by the function `DISPLAY` holds
+        (`linkgraph.draw` fills it); None, so that Jupyter shows the text, without it."""
+        draw = DISPLAY.get("image/svg+xml")
+        return None if draw is None else draw(self)
 
     def __repr__(self) -> str:
-        return f"<Grid {self.geometry.name}, {self.number_of_unsolved} unsolved: {self.to_puzzle()}>"
+        return f"<Grid {self.geometry.name}, {self.number_of_unsolved} unsolved: {self.to_puzzle(solved=True)}>"
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -349,6 +366,11 @@ def _check_repeats(g: Geometry, vals: np.ndarray, *, what: str) -> None:
     if problem:
         raise InvalidPuzzleError(problem)
 
+
+#: How a Grid draws itself in Jupyter: ``{"image/svg+xml": function(grid) -> SVG text or None}``.
+#: `linkgraph.draw` fills it when imported (the board picture); a hook, not an import, as
+#: `linkgraph.steps.DISPLAY` is for a Step: drawing is a higher layer.
+DISPLAY: dict[str, Callable[[Grid], str | None]] = {}
 
 _CACHE: OrderedDict[tuple[object, Grid], object] = OrderedDict()
 _CACHE_SIZE = 16

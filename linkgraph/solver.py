@@ -49,11 +49,25 @@ class SolveResult:
         """The rating of each step (`ratings`, or `step_rating` for a result built without them)."""
         return self.ratings if len(self.ratings) == len(self.steps) else tuple(step_rating(s) for s in self.steps)
 
+    def _repr_html_(self) -> str:
+        """The step table, for Jupyter: number, rating, technique and notation of each step."""
+        from html import escape
+
+        state = "solved" if self.solved else f"stopped ({self.stopped})" if self.stopped else "stuck"
+        head = (f"<p><b>{state}</b>: {len(self.steps)} steps, rating {self.rating:.1f}, "
+                f"{self.seconds:.2f} s</p>")
+        rows = "".join(
+            f"<tr><td>{i}</td><td>{r:.1f}</td><td>{escape(s.technique)}</td><td><code>{escape(s.notation)}</code></td></tr>"
+            for i, (s, r) in enumerate(zip(self.steps, self.step_ratings(), strict=True), 1)
+        )
+        return (f"{head}<table><thead><tr><th>#</th><th>rating</th><th>technique</th><th>step</th></tr></thead>"
+                f"<tbody>{rows}</tbody></table>")
+
     def to_dict(self) -> dict:
         """The JSON shape of ``linkgraph solve --format json``."""
         return {
             "solved": self.solved,
-            "grid": self.final.to_puzzle(),
+            "grid": self.final.to_puzzle(solved=True),
             "candidates": self.final.to_candidates(),
             "rating": self.rating,
             "stopped": self.stopped,

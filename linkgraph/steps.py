@@ -27,6 +27,11 @@ A net joining several branches (verity, double) tags each edge with its
 ``branches`` and may list further readings of the same edge in ``also`` (see
 `linkgraph.nets.search`).
 
+Every node also carries its ``round``: for a net, the propagation round in which
+its literal was derived (premises 0); for every other proof, its distance from the
+premises (0 for a node with no in-edge, else one more than its farthest parent),
+which `make_step` fills in where the technique left it out.
+
 Graph attributes (``P.graph``) hold the technique's specifics: ``kind``
 (``chain``, ``net`` or ``pattern``), and for pattern techniques the ``base``
 and ``cover`` sets X (as text), fins, the ALS used, and the like.
@@ -103,6 +108,17 @@ class Step:
 DISPLAY: dict[str, Callable[[Step], str | None]] = {}
 
 
+def _fill_rounds(P: nx.DiGraph) -> None:
+    """Give each node without a ``round`` its distance from the premises (acyclic proofs)."""
+    nodes = P.nodes
+    if all("round" in d for _, d in nodes(data=True)) or not nx.is_directed_acyclic_graph(P):
+        return
+    for n in nx.topological_sort(P):
+        d = nodes[n]
+        if "round" not in d:
+            d["round"] = 1 + max((nodes[u].get("round", 0) for u in P.predecessors(n)), default=-1)
+
+
 def make_step(
     technique: str,
     *,
@@ -121,6 +137,7 @@ def make_step(
     eliminations = frozenset(eliminations)
     P = proof if proof is not None else nx.DiGraph()
     P.graph.setdefault("technique", technique)
+    _fill_rounds(P)
     if not nx.is_frozen(P):
         P = nx.freeze(P)
     if notation is None:

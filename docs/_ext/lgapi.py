@@ -388,11 +388,12 @@ GALLERY_ARGS = {
     "bench_techniques.py": ["--every", "60", "--techniques", "skyscraper,xy-wing,aic"],
     "density_study.py": ["--per-corpus", "40", "--out", "{out}/density"],
     "make_diagrams.py": ["{out}/diagrams"],
+    "make_figures.py": ["{out}/figures"],
     "concept_diagrams.py": ["{out}/concepts"],
     "rating_study.py": ["--solve", "{root}/linkgraph/data/puzzles/diabolical_sample.txt", "--ladder", "se", "--limit", "120"],
 }
 #: The scripts quick enough for the docs test (``LINKGRAPH_DOCS_GALLERY=fast``).
-FAST = ("make_diagrams.py", "rating_study.py")
+FAST = ("make_diagrams.py", "make_figures.py", "rating_study.py")
 
 
 class _ResetArgv:

@@ -100,6 +100,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--job", default="oracle,basic", help=f"comma list of jobs: {', '.join(JOBS)} (default: oracle,basic)")
     p.add_argument("--limit", type=int, default=None, help="time only the first N puzzles")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="show the progress line even when stderr is not a terminal (then a line every 30 s)")
     p.set_defaults(run=run)
 
 
@@ -119,6 +121,8 @@ def _summary(name: str, times: list[float], errors: int) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    from linkgraph.research.output import Progress
+
     jobs = [j.strip() for j in args.job.split(",") if j.strip()]
     check_choice("--job", jobs, JOBS)
     if args.limit is not None and args.limit < 1:
@@ -140,6 +144,10 @@ def run(args: argparse.Namespace) -> int:
             open_inputs = [g for g in inputs if not g.is_solved()]
             skipped, inputs = len(inputs) - len(open_inputs), open_inputs
         times, errors = [], 0
+        show = args.progress if args.progress is not None else sys.stderr.isatty()
+        line = Progress(len(inputs), sys.stderr) if show else None
+        if line is not None:
+            print(f"{name}:", file=sys.stderr)
         for i, g in enumerate(inputs, 1):
             t0 = time.perf_counter()
             try:
@@ -147,10 +155,10 @@ def run(args: argparse.Namespace) -> int:
             except LinkgraphError:
                 errors += 1
             times.append(time.perf_counter() - t0)
-            if sys.stderr.isatty() and i % 50 == 0:
-                print(f"\r{name}: {i}/{len(inputs)}", end="", file=sys.stderr)
-        if sys.stderr.isatty():
-            print("\r", end="", file=sys.stderr)
+            if line is not None:
+                line.update(i, i)
+        if line is not None:
+            line.close(len(inputs), len(inputs))
         results.append({**_summary(name, times, errors), "solved_by_basic": skipped})
     if args.format == "json":
         emit_json({"file": str(path), "results": results})

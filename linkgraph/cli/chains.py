@@ -76,6 +76,6 @@ def run(args: argparse.Namespace) -> int:
         blocks.append("\n".join(lines))
         for s in group:
             blocks.append("\n".join([gnpx_heading(s)] + _chains(s, args.notation)))
-    blocks.append(grid.to_puzzle())
+    blocks.append(grid.to_puzzle(solved=True))
     print("\n\n".join(blocks))
     return 0

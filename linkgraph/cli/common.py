@@ -11,7 +11,7 @@ from typing import Any
 
 from linkgraph.errors import InvalidPuzzleError, PuzzleFormatError
 from linkgraph.grid import Grid
-from linkgraph.io import PUZZLE_LENGTHS, parse_line
+from linkgraph.io import PUZZLE_LENGTHS, detect_format, parse_line, parse_puzzle
 from linkgraph.samples import GNPX_FORCECHAIN
 
 __all__ = ["add_format", "add_puzzle", "emit_json", "read_grid", "read_puzzle_text"]
@@ -51,11 +51,22 @@ def read_puzzle_text(arg: str) -> tuple[str, str]:
 def read_grid(arg: str) -> Grid:
     """Read one grid from a PUZZLE argument; a file holds one puzzle or candidate grid.
 
+    A SudokuWiki link, a HoDoKu library line, and ``.sdk``, ``.sdx`` and ``.ss``
+    files are read in their format (`linkgraph.io.parse_puzzle`).
+
     In a file, blank lines and ``#`` comments are skipped; a file whose first
     line is a puzzle line (with name or rating columns, see `linkgraph.io`) is
     read as that line, and errors name the file and the line number.
     """
     text, label = read_puzzle_text(arg)
+    fmt = detect_format(text)
+    if fmt in ("hodoku", "sudokuwiki", "sdx", "ss", "sdk"):
+        if fmt in ("hodoku", "sudokuwiki"):  # a file of such lines: the first one
+            text = next(ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#"))
+        try:
+            return parse_puzzle(text, format=fmt)
+        except (PuzzleFormatError, InvalidPuzzleError) as exc:
+            raise type(exc)(f"{label}: {exc}") from None
     if label == "PUZZLE":
         try:
             return Grid.parse(text)

@@ -3,7 +3,10 @@
 Each ladder solves every puzzle of FILE (the ``solve`` batch job with path
 metrics, on all cores); the report gives, per ladder, the solve rate, steps,
 proof sizes, rating and time, and the link graph at three points of the path:
-the puzzle, the position where the hardest step was found, and the end.
+the puzzle, the position where the hardest step was found, and the end (for the
+puzzles a ladder did not solve: a solved path ends on the solution, which has no
+links, so those rows used to read all zero). With a rating column in FILE, each
+ladder's Spearman rho with it is reported. A progress line on stderr, as batch shows.
 ``--out FILE.csv`` keeps the per-puzzle rows with a ``ladder`` column, ready
 for ``linkgraph plot --by ladder``.
 """
@@ -21,6 +24,7 @@ from linkgraph.cli.common import emit_json
 from linkgraph.errors import OptionError
 from linkgraph.io import read_puzzles
 from linkgraph.research.jobs import CHECKPOINTS, PATH_METRICS
+from linkgraph.research.output import Progress
 
 #: (label, column, how) rows of the report; how is mean, max or sum over the puzzles.
 SUMMARY: tuple[tuple[str, str, str], ...] = (
@@ -35,7 +39,8 @@ SUMMARY: tuple[tuple[str, str, str], ...] = (
     ("unsolved cells left (mean)", "unsolved_cells", "mean"),
     ("time s (mean)", "time_s", "mean"),
     ("time s (total)", "time_s", "sum"),
-    *((f"{c}: {m} (mean)", f"{c}_{m}", "mean") for c in CHECKPOINTS for m in PATH_METRICS),
+    *((f"{c}{' (unsolved only)' if c == 'end' else ''}: {m} (mean)", f"{c}_{m}", "mean")
+      for c in CHECKPOINTS for m in PATH_METRICS),
 )
 
 
@@ -43,6 +48,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compare", help="compare ladders over a puzzle file: solve rate, steps, proofs, links",
                        description=__doc__.split("\n\n")[0])
     p.add_argument("file", metavar="FILE", help="puzzle file, one puzzle a line")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="show the progress line even when stderr is not a terminal (then a line every 30 s)")
     p.add_argument("--ladder", action="append", required=True, metavar="SPEC",
                    help="a ladder spec (default, basic, all, or technique names); give two or more")
     p.add_argument("--limit", type=int, metavar="N", help="only the first N puzzle lines")
@@ -112,16 +119,35 @@ def run(args: argparse.Namespace) -> int:
         options: dict[str, Any] = {"ladder": spec, "path": True}
         if args.families:
             options["families"] = args.families
-        results[spec] = list(iter_batch(lines, "solve", options=options, workers=args.workers,
-                                        scheduler=args.scheduler, timeout=args.timeout))
+        show = args.progress if args.progress is not None else sys.stderr.isatty()
+        line = Progress(len(lines), sys.stderr) if show else None
+        if line is not None:
+            print(f"ladder {spec}:", file=sys.stderr)
+        rows = []
+        for row in iter_batch(lines, "solve", options=options, workers=args.workers,
+                              scheduler=args.scheduler, timeout=args.timeout):
+            rows.append(row)
+            if line is not None:
+                line.update(len(rows), len(rows))
+        if line is not None:
+            line.close(len(rows), len(rows))
+        results[spec] = rows
     summaries = {spec: summarize(rows) for spec, rows in results.items()}
+    from linkgraph.research.figures import spearman
+
+    for spec, rows in results.items():
+        pairs = [(r.get("rating"), r.get("solver_rating")) for r in rows if not r.get("error") and r.get("solved")]
+        pairs = [(float(a), float(b)) for a, b in pairs if a is not None and b is not None]
+        rho = spearman([a for a, _ in pairs], [b for _, b in pairs]) if len(pairs) >= 3 else None
+        summaries[spec]["spearman with the file's rating"] = None if rho is None or rho != rho else round(rho, 4)
     if args.out:
         _write_rows(args.out, results)
     if args.format == "json":
         emit_json({"file": str(args.file), "puzzles": len(lines),
                    "ladders": [{"ladder": spec, **s} for spec, s in summaries.items()]})
         return 0
-    labels = ["puzzles", "errors", "solved", "solve_rate", *(label for label, _, _ in SUMMARY)]
+    labels = ["puzzles", "errors", "solved", "solve_rate", "spearman with the file's rating",
+              *(label for label, _, _ in SUMMARY)]
     width = max(len(x) for x in labels) + 2
     colw = max(12, *(len(s) + 2 for s in args.ladder))
     print(f"file: {args.file}  ({len(lines)} puzzles)")

@@ -2,15 +2,22 @@
 
 Prints the counts of `linkgraph.graph.links.link_counts` (candidates, strong and weak
 candidate pairs, group and ALS nodes, edges by kind and family, density), the
-degree summary and the sizes of the strong-link components.
+degree summary and the sizes of the strong-link components. ``--graph FILE`` also
+writes the link graph (or with ``--implication`` the implication digraph) in plain form
+to FILE, by suffix ``.graphml``, ``.gexf`` or ``.json`` (node-link JSON; see
+`linkgraph.graph.plain`), and names the file on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
+from linkgraph.graph.implication import implication_graph
 from linkgraph.graph.links import FAMILIES, degree_summary, link_counts, link_graph, strong_components
+from linkgraph.graph.plain import check_graph_path, write_graph
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -23,6 +30,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=f"comma list of link families to build: {', '.join(FAMILIES)} (default: all)",
     )
     p.add_argument("--als-max-size", type=int, default=None, help="largest ALS in cells (default 4)")
+    p.add_argument("--graph", metavar="FILE", default=None,
+                   help="also write the graph to FILE: .graphml, .gexf or .json (node-link)")
+    p.add_argument("--implication", action="store_true",
+                   help="with --graph: write the implication digraph of literals instead of the link graph")
     add_format(p)
     p.set_defaults(run=run)
 
@@ -56,8 +67,13 @@ def graph_options(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.graph is not None:
+        check_graph_path(args.graph)  # before any work
     grid = prepared_grid(args)
     G = link_graph(grid, **graph_options(args))
+    if args.graph is not None:
+        path = write_graph(implication_graph(G) if args.implication else G, Path(args.graph))
+        print(f"linkgraph links: wrote {path}", file=sys.stderr)
     counts = link_counts(G)
     counts["degree"] = degree_summary(G)
     counts["strong_degree"] = degree_summary(G, kind="strong")

@@ -14,14 +14,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from linkgraph.cli import batch, bench, chains, compare, links, nets, path, plot, render, solve, verify
+from linkgraph.cli import batch, bench, chains, compare, convert, links, nets, path, plot, render, solve, verify
 from linkgraph.errors import LinkgraphError
 from linkgraph import __version__
 
 __all__ = ["COMMANDS", "main"]
 
 #: The subcommand modules, in help order.
-COMMANDS = (solve, links, path, chains, nets, render, verify, batch, compare, plot, bench)
+COMMANDS = (solve, links, path, chains, nets, render, verify, batch, compare, plot, bench, convert)
 
 
 class _Parser(argparse.ArgumentParser):

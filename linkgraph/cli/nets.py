@@ -27,12 +27,23 @@ def add_parser(sub) -> None:
                    help="order of the nets (default shortest)")
     p.add_argument("--kind", default="contradiction,verity,double",
                    help="comma list of contradiction, verity, double")
-    p.add_argument("--prepare", choices=("none", "basic"), default="none",
-                   help="apply the basic ladder first (default none)")
+    p.add_argument("--prepare", choices=("none", "basic"), default="basic",
+                   help="apply the basic ladder first, so that no net is a mere single (default basic)")
+    p.add_argument("--min-literals", type=int, default=3, metavar="N",
+                   help="skip trivial nets of fewer than N literals (default 3; 0 keeps every one)")
     p.add_argument("--notation", choices=NOTATIONS, default="sudokuwiki", help="text notation (default sudokuwiki)")
     p.add_argument("--all", action="store_true", help="every net (one per conclusion), not only the best")
     add_format(p)
     p.set_defaults(run=run)
+
+
+def nontrivial(steps, min_literals: int):
+    """The nets of `steps` with at least `min_literals` literals (shared with ``render --nets``)."""
+    if min_literals < 0:
+        from linkgraph.errors import OptionError
+
+        raise OptionError(f"--min-literals: expected a number >= 0, found {min_literals}")
+    return (s for s in steps if s.proof.number_of_nodes() >= min_literals)
 
 
 def _text(step, notation: str) -> str:
@@ -60,8 +71,8 @@ def run(args: argparse.Namespace) -> int:
 
         grid = prepare(grid)
     kinds = [k.strip() for k in args.kind.split(",") if k.strip()]
-    steps_iter = forcing_nets(grid, depth=args.depth, level=args.level, start=args.start,
-                              select=args.select, kinds=kinds)
+    steps_iter = nontrivial(forcing_nets(grid, depth=args.depth, level=args.level, start=args.start,
+                                         select=args.select, kinds=kinds), args.min_literals)
     steps = list(steps_iter) if args.all else list(islice(steps_iter, 1))
     if args.format == "json":
         emit_json({

@@ -5,7 +5,9 @@ Finds the forcing chains (`linkgraph.chains.search.forcing_chains`) or forcing n
 ``linkgraph nets`` do with the same options, and writes the picture of one
 (``--index K``, counted from 1, default the first) or of every one (``--all``:
 ``FILE`` becomes ``stem-1.svg``, ``stem-2.svg``...). The format follows the
-suffix of FILE: ``.dot``, ``.svg``, ``.png`` or ``.pdf``. Prints the paths
+suffix of FILE: ``.dot``, ``.svg``, ``.png`` or ``.pdf`` for a picture, ``.graphml``,
+``.gexf`` or ``.json`` for the proof graph itself in plain form (`linkgraph.graph.plain`,
+readable by any graph tool). Prints the paths
 written; exit 1 when there is no such chain or net.
 """
 
@@ -24,7 +26,8 @@ VARIANT_CHOICES = ("cell", "house", "contradiction", "all")
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "render",
-        help="draw a forcing chain or net as a picture (.dot, .svg, .png, .pdf)",
+        help="draw a forcing chain or net as a picture (.dot, .svg, .png, .pdf) or export its proof graph "
+        "(.graphml, .gexf, .json)",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     add_puzzle(p)
@@ -35,11 +38,14 @@ def add_parser(sub) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--index", type=int, default=1, metavar="K", help="draw the K-th result (from 1; default 1)")
     which.add_argument("--all", action="store_true", help="draw every result, one file each")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture file: .dot, .svg, .png or .pdf")
-    p.add_argument("--layout", choices=("flow", "board"), default="flow",
-                   help="flow: a graph of literals; board: on the candidate grid (default flow)")
-    p.add_argument("--prepare", choices=("none", "basic"), default="none",
-                   help="apply the basic ladder first (default none)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture file (.dot, .svg, .png, .pdf) or proof graph file (.graphml, .gexf, .json)")
+    p.add_argument("--layout", choices=("flow", "board", "rounds"), default="flow",
+                   help="flow: a graph of literals; board: on the candidate grid; rounds: one small board "
+                   "per round of a net, each with only that round's links (default flow)")
+    p.add_argument("--prepare", choices=("none", "basic"), default=None,
+                   help="apply the basic ladder first (default: basic for --nets, none for --chains)")
+    p.add_argument("--min-literals", type=int, default=3, metavar="N",
+                   help="nets: skip trivial nets of fewer than N literals (default 3; 0 keeps every one)")
     p.add_argument("--family", default="cell,house,group,als",
                    help="chains: comma list of link families (default cell,house,group,als)")
     p.add_argument("--depth", type=int, default=0, choices=(0, 1, 2), help="nets: depth (default 0)")
@@ -54,11 +60,12 @@ def add_parser(sub) -> None:
 
 def _steps(grid, args: argparse.Namespace):
     if args.nets:
+        from linkgraph.cli.nets import nontrivial
         from linkgraph.nets.search import forcing_nets
 
         kinds = [k.strip() for k in args.kind.split(",") if k.strip()]
-        return forcing_nets(grid, depth=args.depth, level=args.level, start=args.start,
-                            select=args.select, kinds=kinds)
+        return nontrivial(forcing_nets(grid, depth=args.depth, level=args.level, start=args.start,
+                                       select=args.select, kinds=kinds), args.min_literals)
     from linkgraph.chains.steps import forcing_chains
 
     families = [f.strip() for f in args.family.split(",") if f.strip()]
@@ -66,13 +73,22 @@ def _steps(grid, args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from linkgraph.draw.graphviz import FORMATS, render
+    from linkgraph.draw.graphviz import FORMATS, render as draw
+    from linkgraph.graph.plain import GRAPH_FORMATS, write_graph
 
     out = Path(args.output)
-    check_choice("--output suffix", [out.suffix.lower().lstrip(".")], FORMATS)
+    check_choice("--output suffix", [out.suffix.lower().lstrip(".")], (*FORMATS, *GRAPH_FORMATS))
+
+    def render(step, path, *, layout, grid):
+        if path.suffix.lower().lstrip(".") in GRAPH_FORMATS:
+            return write_graph(step.proof, path)
+        return draw(step, path, layout=layout, grid=grid)
+
     if args.index < 1:
         raise OptionError(f"--index: expected 1 or more, found {args.index}")
     grid = read_grid(args.puzzle)
+    if args.prepare is None:
+        args.prepare = "basic" if args.nets else "none"
     if args.prepare == "basic":
         from linkgraph.solver import prepare
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
+from linkgraph.cli.common import add_puzzle, emit_json, read_grid
 from linkgraph.errors import InvalidPuzzleError
+from linkgraph.io import format_puzzle
+
+#: --format values that print the position instead of the path.
+POSITION_FORMATS = ("sudokuwiki", "hodoku", "sdx", "candidates")
 
 
 def add_parser(sub) -> None:
@@ -29,7 +33,10 @@ def add_parser(sub) -> None:
         help="analyse the grid even if it has no or several solutions",
     )
     p.add_argument("--render", metavar="DIR", default=None, help="write one SVG per chain or net step into DIR")
-    add_format(p)
+    p.add_argument("--format", choices=("text", "json", *POSITION_FORMATS), default="text",
+                   help="output format; sudokuwiki, hodoku, sdx or candidates print the position reached "
+                   "(after --max-steps, or where --hint's step applies) in that format, e.g. a SudokuWiki "
+                   "link that carries the candidates")
     p.set_defaults(run=run)
 
 
@@ -72,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
         _check(grid)
     if args.hint:
         step, rating = rated_hint(grid, ladder=ladder) or (None, None)
+        if args.format in POSITION_FORMATS:
+            print(format_puzzle(grid, args.format))
+            return 0 if step is not None else 1
         if args.format == "json":
             emit_json({"step": None if step is None else {**step.to_dict(), "rating": rating}})
         elif step is None:
@@ -86,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
         _render_steps(result, args.render)
     if args.format == "json":
         emit_json(result.to_dict())
+    elif args.format in POSITION_FORMATS:
+        print(format_puzzle(result.final, args.format))
     else:
         for i, (step, rating) in enumerate(zip(result.steps, result.step_ratings(), strict=True), 1):
             print(f"{i:3d}. {rating:4.1f}  {step.technique}: {step.notation}")

@@ -26,16 +26,17 @@ import networkx as nx
 from linkgraph.errors import GraphvizError, OptionError, check_choice
 from linkgraph.grid import Grid
 from linkgraph.draw.dot import LAYOUTS, STYLE, proof_of, to_dot
+from linkgraph.grid import DISPLAY as GRID_DISPLAY
 from linkgraph.steps import DISPLAY, Step
 
-__all__ = ["FORMATS", "LAYOUTS", "STYLE", "Picture", "render", "show", "step_svg", "to_dot"]
+__all__ = ["FORMATS", "LAYOUTS", "STYLE", "Picture", "grid_svg", "render", "show", "step_svg", "to_dot"]
 
 FORMATS = ("dot", "svg", "png", "pdf")
 
 
 # ---- output ------------------------------------------------------------------------
 def _engine(layout: str) -> list[str]:
-    return ["dot"] if layout == "flow" else ["neato", "-n"]
+    return ["dot"] if layout == "flow" else ["neato", "-n2"]
 
 
 def _run(source: str, fmt: str, layout: str) -> bytes:
@@ -177,3 +178,23 @@ def _svg_or_none(
 
 
 DISPLAY["image/svg+xml"] = _svg_or_none  # a Step in Jupyter: its flow picture
+
+
+def grid_svg(grid: Grid) -> str:
+    """The candidate board of `grid` as SVG text (givens bold, placed digits grey, candidates small).
+
+    Raises GraphvizError when ``neato`` is missing.
+    """
+    open_cells = int((grid.counts > 1).sum())
+    dot = to_dot(nx.DiGraph(), layout="board", grid=grid, title=f"{grid.geometry.name}: {open_cells} open cells")
+    return _run(dot.source, "svg", "board").decode("utf-8")
+
+
+def _grid_svg_or_none(grid: Grid) -> str | None:
+    try:
+        return grid_svg(grid)
+    except GraphvizError:
+        return None
+
+
+GRID_DISPLAY["image/svg+xml"] = _grid_svg_or_none  # a Grid in Jupyter: its candidate board

@@ -601,14 +601,20 @@ class BranchProof:
             else:
                 role = Role.INNER
             P.add_node(node, role=role)
+            if key[0] != "group":
+                P.nodes[node]["round"] = self.round(*key)
         for key, node in names.items():
             for parent, attrs in self._parents(key):
+                if isinstance(attrs.get("proof"), _SubNet):
+                    attrs = {**attrs, "proof": attrs["proof"].graph()}
                 if parent[0] == "empty":
                     P.nodes[node].setdefault("reasons", []).append(attrs or {"via": parent[1]})
                     continue
-                if isinstance(attrs.get("proof"), _SubNet):
-                    attrs = {**attrs, "proof": attrs["proof"].graph()}
                 P.add_edge(names[parent], node, **attrs)
+        groups = {node for key, node in names.items() if key[0] == "group"}
+        for node in nx.topological_sort(P) if groups else ():  # ON the round after its last parent
+            if node in groups:
+                P.nodes[node]["round"] = 1 + max((P.nodes[u]["round"] for u in P.predecessors(node)), default=-1)
         P.graph["premises"] = [str(n) for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE]
         return P
 

@@ -8,6 +8,8 @@ May import every layer below the command line. Modules:
   ordered window over a process pool, the interrupt;
 - `batch`: `run_batch` and `iter_batch`, a job over a puzzle file;
 - `output`: result files (CSV, JSON lines, Parquet), resuming and progress;
+- `figures`: scatter plots and histograms a paper would show (glossary labels,
+  jitter, y = x, Spearman's rho, fitted bins);
 - `soundness`: `sweep`, the soundness sweep behind ``linkgraph verify``
   (every step checked against the solution and by the proof checker).
 """

@@ -90,6 +90,8 @@ PATH_METRICS: tuple[str, ...] = (
     "strong_components", "strong_component_max", "average_clustering",
 )
 #: Checkpoints of a path: the puzzle, the position the hardest step was found in, the end.
+#: The end of a solved path is the solution, which has no open candidate and so no links:
+#: its metrics are left empty (None), and ``end_*`` describes where a ladder got stuck.
 CHECKPOINTS: tuple[str, ...] = ("start", "hardest", "end")
 
 
@@ -114,6 +116,9 @@ def _path_metrics(result, options: dict) -> dict:
         grid = grid.apply(step)
     out = {}
     for name, g in zip(CHECKPOINTS, (result.grid, grid, result.final), strict=True):
+        if name == "end" and result.solved:  # the solution: every metric would be 0
+            out.update({f"end_{k}": None for k in PATH_METRICS})
+            continue
         m = position_metrics(g, G=link_graph(g, families=families))
         out.update({f"{name}_{k}": m[k] for k in PATH_METRICS})
     return out

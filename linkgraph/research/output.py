@@ -4,7 +4,9 @@ Part of `linkgraph.research.batch`, which runs the jobs and hands its rows here.
 to CSV (a header, then one line per row; None as an empty cell, booleans as 0
 and 1) or JSON Lines (one object per row, keys in column order), flushed row by
 row so an interrupted run keeps what it finished. Parquet output is spooled to
-JSON Lines and converted when the run ends (needs pyarrow). Resuming cuts a
+JSON Lines and converted when the run ends (needs pyarrow), with a schema fixed by the
+column names (`parquet_type`: an all-empty column keeps its type), streamed one row
+group of `ROW_GROUP` rows at a time. Resuming cuts a
 partial last line off the file and carries on after the last finished input
 line, after checking the file has this run's columns. `read_rows` reads any of
 the three formats back. The progress line (`Progress`, its total from
@@ -41,8 +43,8 @@ from typing import Any
 from linkgraph.errors import OptionError, check_choice
 from linkgraph.io import read_puzzles
 
-__all__ = ["FORMATS", "Progress", "RowWriter", "count_puzzles", "format_of", "import_pyarrow", "read_rows",
-           "resume_point", "spool_to_parquet"]
+__all__ = ["FORMATS", "ROW_GROUP", "Progress", "RowWriter", "count_puzzles", "format_of", "import_pyarrow",
+           "parquet_schema", "parquet_type", "read_rows", "resume_point", "spool_to_parquet"]
 
 #: Output formats (`linkgraph.research.batch.run_batch`'s ``fmt``).
 FORMATS = ("csv", "jsonl", "parquet")
@@ -75,13 +77,114 @@ def import_pyarrow():
     return pa, pq
 
 
-def spool_to_parquet(spool: Path, final: Path, columns: list[str]) -> None:
-    """Convert the finished JSON Lines spool to a Parquet file (column types inferred per column)."""
+#: Parquet column types by name: strings, booleans, floats and whole numbers (the columns of
+#: the built-in jobs); a column of another job is typed by its first value (string if always empty).
+STRING_COLUMNS = frozenset({"puzzle", "name", "error", "solution", "hardest", "techniques", "ladder", "stopped"})
+BOOL_COLUMNS = frozenset({"solved"})
+FLOAT_COLUMNS = frozenset({"rating", "solver_rating", "se_rating", "time_s", "average_clustering",
+                           "strong_per_candidate", "weak_per_candidate"})
+FLOAT_SUFFIXES = ("_mean", "_std", "_density_strong", "_strong_per_candidate", "_average_clustering")
+INT_COLUMNS = frozenset({"line", "steps", "links", "literals", "implications", "givens", "solutions", "placements",
+                         "eliminations", "unsolved_cells", "live_candidates", "bivalue_cells", "bilocal_sets",
+                         "chain_steps", "net_steps", "strong_components", "proof_min"})
+INT_PREFIXES = ("steps_", "links_", "nodes_")
+INT_SUFFIXES = ("_max", "_links", "_live_candidates", "_components", "_component_max")
+
+#: Rows per Parquet row group: the spool is read and written this many rows at a time.
+ROW_GROUP = 10_000
+
+
+def parquet_type(column: str) -> str | None:
+    """The Parquet (Arrow) type of a batch column: ``string``, ``bool``, ``double``, ``int64``,
+    or None for a column no built-in job writes (`spool_to_parquet` types it by its values).
+
+    The schema is fixed by the column names, so a column that is empty in every row
+    keeps its type (instead of Arrow's ``null``) and every file of a job has one schema.
+
+    >>> from linkgraph.research.output import parquet_type
+    >>> [parquet_type(c) for c in ("line", "puzzle", "solved", "rating", "density_strong", "steps_x-wing", "mine")]
+    ['int64', 'string', 'bool', 'double', 'double', 'int64', None]
+    """
+    if column in STRING_COLUMNS:
+        return "string"
+    if column in BOOL_COLUMNS:
+        return "bool"
+    if column in FLOAT_COLUMNS or column.startswith("density") or column.endswith(FLOAT_SUFFIXES):
+        return "double"
+    if column in INT_COLUMNS or column.startswith(INT_PREFIXES) or column.endswith(INT_SUFFIXES):
+        return "int64"
+    return None
+
+
+def _value_type(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int64"
+    if isinstance(value, float):
+        return "double"
+    return "string"
+
+
+def parquet_schema(columns: list[str], types: dict[str, str] | None = None):
+    """The Arrow schema of a batch file's columns: `parquet_type` of each, else `types`, else string."""
+    pa, _ = import_pyarrow()
+    kinds = {"string": pa.string(), "bool": pa.bool_(), "double": pa.float64(), "int64": pa.int64()}
+    types = types or {}
+    return pa.schema([pa.field(c, kinds[parquet_type(c) or types.get(c) or "string"]) for c in columns])
+
+
+def _typed(value: Any, kind: str) -> Any:
+    """`value` as the schema's type (None stays None; a value that does not fit becomes text or None)."""
+    if value is None or value == "":
+        return None
+    if kind == "string":
+        return value if isinstance(value, str) else json.dumps(value) if isinstance(value, (list, dict)) else str(value)
+    if kind == "bool":
+        return bool(value)
+    try:
+        return float(value) if kind == "double" else int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def spool_to_parquet(spool: Path, final: Path, columns: list[str], *, row_group: int = ROW_GROUP) -> None:
+    """Convert the finished JSON Lines spool to Parquet with the fixed schema, one row group
+    of `row_group` rows at a time (memory bounded by a row group, not by the file)."""
     pa, pq = import_pyarrow()
-    rows = [json.loads(ln) for ln in spool.read_text(encoding="utf-8").splitlines() if ln.strip()]
-    table = pa.table({c: pa.array([r.get(c) for r in rows]) for c in columns})
+    unknown = [c for c in columns if parquet_type(c) is None]
+    found: dict[str, str] = {}
+    if unknown:  # another job's columns: the type of the first value, one pass over the spool
+        with open(spool, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    row = json.loads(line)
+                    for c in unknown:
+                        if c not in found and _value_type(row.get(c)):
+                            found[c] = _value_type(row.get(c))
+                    if len(found) == len(unknown):
+                        break
+    schema = parquet_schema(columns, found)
+    kinds = [parquet_type(c) or found.get(c) or "string" for c in columns]
     tmp = final.with_name(final.name + ".tmp")
-    pq.write_table(table, tmp)
+    with pq.ParquetWriter(tmp, schema) as writer, open(spool, encoding="utf-8") as fh:
+        batch: list[dict] = []
+
+        def flush() -> None:
+            arrays = [pa.array([_typed(r.get(c), k) for r in batch], type=schema.field(c).type)
+                      for c, k in zip(columns, kinds)]
+            writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
+            batch.clear()
+
+        for line in fh:
+            if line.strip():
+                batch.append(json.loads(line))
+                if len(batch) >= row_group:
+                    flush()
+        if batch:
+            flush()
     os.replace(tmp, final)
 
 

@@ -41,7 +41,9 @@ STEMS = {
     "gnpx-contradiction-r2c4-2": ("contradiction", "+r2c4#2", "-r2c4#2"),
     "net-hardest-norvig-2-r1c8-4": ("net", "hardest_norvig.txt:2", "-r1c8#4"),
 }
-FILES = sorted([f"{stem}.{layout}.svg" for stem in STEMS for layout in ("flow", "board")] + ["README.md"])
+FILES = sorted([f"{stem}.{layout}.svg" for stem in STEMS for layout in ("flow", "board")]
+               + ["net-hardest-norvig-2-r1c8-4.rounds.svg", "README.md"])
+CELL = 3 * 20 + 2 * 4  # points per cell on the board: three candidate places of 20 pt and a 4-pt margin
 
 
 @pytest.fixture(scope="module")
@@ -135,8 +137,8 @@ def test_readme_lists_every_picture_and_the_command(fresh):
         if name.endswith(".svg"):
             assert f"]({name})" in text
     for line in text.splitlines():
-        if line.startswith("| ") and "svg" in line:  # a table row: 4 cells, pipes in code escaped
-            assert len(re.split(r"(?<!\\)\|", line)) == 6, line
+        if line.startswith("| ") and "svg" in line:  # a table row: 5 cells, pipes in code escaped
+            assert len(re.split(r"(?<!\\)\|", line)) == 7, line
 
 
 def _graphviz_version(svg: Path) -> str:
@@ -161,6 +163,8 @@ def test_committed_gallery_is_fresh(fresh):
     labels and styles, and byte for byte with the Graphviz version that drew them (layouts move
     between versions)."""
     out, _ = fresh
+    # (diagrams/figures/ holds the study figures of examples/make_figures.py, checked in tests/research;
+    # diagrams/concepts/ the pictures of examples/concept_diagrams.py, checked in tests/test_examples.py)
     assert sorted(p.name for p in GALLERY.iterdir() if p.is_file()) == FILES, "run: .venv/bin/python examples/make_diagrams.py"
     assert (GALLERY / "README.md").read_text() == (out / "README.md").read_text()
     for name in FILES:
@@ -245,25 +249,48 @@ def _xy(source: str, node: str) -> tuple[float, float]:
 
 
 def test_board_contradiction_twins_side_by_side_in_their_cell(steps):
-    """+r2c4#2 and -r2c4#2 both stand in r2c4 (x 180..240 pt, y 420..480 pt on the 60-pt cells
-    of a 9x9 board, rows counted from the top) and far enough apart not to cover each other."""
+    """+r2c4#2 and -r2c4#2 both stand in r2c4 (column 4, row 2 from the top of a 9x9 board of
+    CELL-point cells) and far enough apart not to cover each other."""
     step, grid = steps["gnpx-contradiction-r2c4-2"]
     source = lg.to_dot(step, layout="board", grid=grid).source
     on, off = _xy(source, "+r2c4#2"), _xy(source, "-r2c4#2")
     for x, y in (on, off):
-        assert 180 < x < 240 and 420 < y < 480
+        assert 3 * CELL < x < 4 * CELL and 7 * CELL < y < 8 * CELL
     width = float(_node_attr(source, "+r2c4#2", "width")) * 72
     assert abs(on[0] - off[0]) >= width and abs(on[1] - off[1]) >= width
 
 
-def test_board_als_frame_on_each_als_cell_only(steps):
+def test_board_literals_stay_inside_their_cells(steps):
+    """A marker (its width around its place) never crosses its cell's border."""
+    for step, grid in steps.values():
+        source = lg.to_dot(step, layout="board", grid=grid).source
+        for lit in step.proof.nodes:
+            if not isinstance(lit.cand, lg.Candidate):
+                continue
+            x, y = _xy(source, str(lit))
+            half = float(_node_attr(source, str(lit), "width")) * 72 / 2
+            col, row = lit.cand.cell.col, 8 - lit.cand.cell.row
+            assert col * CELL < x - half and x + half < (col + 1) * CELL, lit
+            assert row * CELL < y - half and y + half < (row + 1) * CELL, lit
+
+
+def test_board_als_outline_stays_on_its_cells(steps):
+    """Each ALS: one outline, its corners inside the cells of the ALS (or on the line joining two)."""
     step, grid = steps["gnpx-contradiction-r2c4-2"]
     source = lg.to_dot(step, layout="board", grid=grid).source
-    vias = {d["via"] for _, _, d in step.proof.edges(data=True) if d["family"] == "als"}
-    cells = sorted((c.row, c.col) for via in vias for c in lg.Als.parse(via).cells)
-    frames = re.findall(r'^\s*(_als_\d+_r\d+c\d+) \[.*pos="([\d.]+),([\d.]+)!"', source, re.M)
-    centres = sorted((round(9 - 0.5 - float(y) / 60), round(float(x) / 60 - 0.5)) for _, x, y in frames)
-    assert centres == cells
+    vias = sorted({d["via"] for _, _, d in step.proof.edges(data=True) if d["family"] == "als"})
+    for i, via in enumerate(vias):
+        cells = [(c.row, c.col) for c in lg.Als.parse(via).cells]
+        points = re.findall(rf'^\s*_als_{i}_\d+[ab] \[.*pos="([\d.]+),([\d.]+)!"', source, re.M)
+        assert points
+        rows = [8 - r for r, _ in cells]
+        cols = [c for _, c in cells]
+        for x, y in points:
+            assert min(cols) * CELL <= float(x) <= (max(cols) + 1) * CELL
+            assert min(rows) * CELL <= float(y) <= (max(rows) + 1) * CELL
+        for r, c in cells:  # every ALS cell has outline corners of its own
+            assert any(c * CELL < float(x) < (c + 1) * CELL and (8 - r) * CELL < float(y) < (9 - r) * CELL
+                       for x, y in points), (via, r, c)
 
 
 def test_board_premise_has_no_second_ring(steps):

@@ -105,11 +105,11 @@ def test_dot_holds_exactly_the_proof(seed_steps, position, layout):
         nodes, edges = read_dot(dot.source)
         lits, links = proof_sets(step)
         assert {n for n in nodes if not n.startswith("_")} == lits
-        assert edges == links
+        assert {e for e in edges if not e[0].startswith("_")} == links  # _: decoration (ALS outlines)
         if HAVE_DOT:
             gnodes, gedges = read_with_dot(dot.source)
             assert {n for n in gnodes if not n.startswith("_")} == lits
-            assert gedges == links
+            assert {e for e in gedges if not e[0].startswith("_")} == links
 
 
 def test_styles_tell_on_off_roles_and_kinds(seed_steps):

@@ -64,3 +64,42 @@ def test_row_writer_writes_one_line_per_row_in_column_order():
     lines = jsonl_out.getvalue().splitlines()
     assert [list(json.loads(line)) for line in lines] == [["line", "ok", "error"]] * 2
     assert json.loads(lines[0]) == {"line": 3, "ok": True, "error": None}
+
+
+def test_parquet_schema_is_fixed_and_streamed_by_row_groups(tmp_path):
+    """Every column has its declared type even when empty in every row (the error column of a
+    clean run, the end metrics of solved paths), and the file is written in row groups."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    from linkgraph.research.output import spool_to_parquet
+
+    columns = ["line", "puzzle", "error", "solved", "rating", "steps", "end_links", "end_density_strong"]
+    spool = tmp_path / "rows.jsonl"
+    rows = [{"line": i, "puzzle": "1" * 81, "error": None, "solved": True, "rating": 7.1 if i % 2 else None,
+             "steps": 40 + i, "end_links": None, "end_density_strong": None} for i in range(1, 26)]
+    spool.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "rows.parquet"
+    spool_to_parquet(spool, out, columns, row_group=10)
+    meta = pq.read_metadata(out)
+    assert meta.num_rows == 25 and meta.num_row_groups == 3  # 10 + 10 + 5
+    schema = pq.read_schema(out)
+    assert {f.name: str(f.type) for f in schema} == {
+        "line": "int64", "puzzle": "string", "error": "string", "solved": "bool", "rating": "double",
+        "steps": "int64", "end_links": "int64", "end_density_strong": "double"}
+    table = pq.read_table(out).to_pylist()
+    assert [r["steps"] for r in table] == [40 + i for i in range(1, 26)]
+    assert table[0]["rating"] == 7.1 and table[1]["rating"] is None and table[0]["end_links"] is None
+
+
+def test_parquet_types_another_jobs_columns_by_value(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    from linkgraph.research.output import spool_to_parquet
+
+    spool = tmp_path / "rows.jsonl"
+    spool.write_text("".join(json.dumps(r) + "\n" for r in [
+        {"line": 1, "my_text": None, "my_count": None, "my_empty": None},
+        {"line": 2, "my_text": "abc", "my_count": 3, "my_empty": None}]))
+    out = tmp_path / "rows.parquet"
+    spool_to_parquet(spool, out, ["line", "my_text", "my_count", "my_empty"])
+    assert {f.name: str(f.type) for f in pq.read_schema(out)} == {
+        "line": "int64", "my_text": "string", "my_count": "int64", "my_empty": "string"}
+    assert pq.read_table(out).to_pylist()[1] == {"line": 2, "my_text": "abc", "my_count": 3, "my_empty": None}
