@@ -203,7 +203,18 @@ def module_section(module: str, entries: dict[tuple[str, int], Entry], *, level:
 
 
 def _summary(entry: Entry) -> str:
-    text = _first_line(entry.obj) if not _is_plain_data(entry.obj) else ""
+    """The first sentence of the docstring; for a constant, of its ``#:`` comment in its module."""
+    if not _is_plain_data(entry.obj):
+        text = _first_line(entry.obj)
+    else:
+        from sphinx.pycode import ModuleAnalyzer
+
+        name = entry.canonical.rsplit(".", 1)[1]
+        try:
+            comments = ModuleAnalyzer.for_module(entry.home).find_attr_docs()
+        except Exception:  # no source to read: no summary
+            comments = {}
+        text = " ".join(comments.get(("", name), [])).strip().split(". ")[0]
     return text.replace("|", "\\|")
 
 
@@ -478,6 +489,7 @@ def strip_code_ends(app, doctree) -> None:
         text = node.astext()
         if text != text.rstrip() and len(node.children) == 1 and isinstance(node.children[0], nodes.Text):
             node.children[0] = nodes.Text(text.rstrip())
+            node.rawsource = text.rstrip()  # equal to the text, or the writer skips highlighting
 
 
 def setup(app):
