@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One-command set-up for linkgraph on a fresh machine.
-#   ./setup.sh run    create .venv, install linkgraph, make sure `dot` is there, solve the built-in example
-#   ./setup.sh test   the same set-up with the test extras, then run the test suite (extra args go to pytest)
+#   ./setup.sh run    create .venv, install linkgraph with the explorer (the serve extra), make sure `dot`
+#                     is there, solve the built-in example
+#   ./setup.sh test   the same set-up with the test extras and Debian's chromium (the explorer's browser
+#                     test), then run the test suite (extra args go to pytest)
 #   ./setup.sh docs   the same set-up with the docs extras, then build the documentation site into
 #                     docs/_build/html (warnings are errors; extra args go to sphinx-build)
 set -euo pipefail
@@ -31,6 +33,19 @@ ensure_dot() {
   command -v dot >/dev/null 2>&1 || die "could not install 'dot': install the Debian package 'graphviz' (apt-get install graphviz) and run this again"
 }
 
+ensure_chromium() {
+  # the explorer's browser test drives Debian's chromium (Playwright downloads no browser here)
+  [ -x /usr/bin/chromium ] && return 0
+  echo "setup: Chromium is missing; installing Debian's package 'chromium' for the browser test" >&2
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || { command -v sudo >/dev/null 2>&1 && sudo="sudo -n"; }
+  if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; }; then
+    $sudo apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null 2>&1 || true
+  fi
+  [ -x /usr/bin/chromium ] || die "could not install Chromium: install the Debian package 'chromium' (apt-get install chromium) and run this again"
+}
+
 ensure_venv() {
   local extras="$1"
   if [ ! -x .venv/bin/python ]; then
@@ -43,11 +58,12 @@ ensure_venv() {
 case "$mode" in
   run)
     ensure_dot
-    ensure_venv ""
+    ensure_venv "[serve]"
     exec .venv/bin/linkgraph solve "$@"
     ;;
   test)
     ensure_dot
+    ensure_chromium
     ensure_venv "[test]"
     exec .venv/bin/python -m pytest "$@"
     ;;

@@ -33,6 +33,7 @@ __all__ = [
     "SearchLimitError",
     "UnknownTechniqueError",
     "check_choice",
+    "describe",
 ]
 
 
@@ -108,3 +109,16 @@ def check_choice(option: str, values: Iterable[str], allowed: Iterable[str]) -> 
             raise OptionError(
                 f"{option}: unknown value {value!r}, expected one of {', '.join(allowed)}{hint}"
             )
+
+
+def describe(exc: BaseException) -> str:
+    """The one line that names an error to a user: ``PuzzleFormatError: line 3: ...``.
+
+    The command line prints it after ``linkgraph: ``; the explorer's API answers it as
+    ``{"error": ...}``.
+
+    >>> lg.errors.describe(lg.OptionError("--depth: expected 0, 1 or 2, found 9"))
+    'OptionError: --depth: expected 0, 1 or 2, found 9'
+    """
+    return f"{type(exc).__name__}: {exc}"
+

@@ -224,6 +224,7 @@ SUFFIX_FORMATS = {".sdk": "sdk", ".sdm": "sdm", ".sdx": "sdx", ".ss": "ss", ".tx
 SUDOKUWIKI_URL = "https://www.sudokuwiki.org/sudoku.htm?bd="
 _B32 = "0123456789abcdefghijklmnopqrstuv"
 _SS_FRAME = re.compile(r"^[\s*|+\-]*$")
+_BARE_BOARD = re.compile(r"[0-9a-vA-V]{162}")  # a SudokuWiki board without its link
 
 
 def detect_format(text: str) -> str:
@@ -237,7 +238,7 @@ def detect_format(text: str) -> str:
     body = text.lstrip("\ufeff").strip()
     if body.startswith(":") and body.count(":") >= 4:
         return "hodoku"
-    if "bd=" in body or body.lower().startswith(("http://", "https://", "www.")):
+    if "bd=" in body or body.lower().startswith(("http://", "https://", "www.")) or _BARE_BOARD.fullmatch(body):
         return "sudokuwiki"
     lines = [ln.strip() for ln in body.splitlines() if ln.strip()]
     if any(ln.startswith("*-") for ln in lines):
@@ -413,6 +414,8 @@ def _format_hodoku(grid: Grid) -> str:
 def _parse_sudokuwiki(text: str) -> Grid:
     query = urlsplit(text).query if "?" in text else text
     board = parse_qs(query).get("bd", [""])[0].strip() if "bd=" in query else ""
+    if not board and _BARE_BOARD.fullmatch(text):
+        board = text
     if not board:
         raise PuzzleFormatError("SudokuWiki link: no 'bd=' board in it")
     if len(board) == 81:

@@ -7,6 +7,7 @@ Definitions" page, independently of linkgraph's writer."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -216,3 +217,52 @@ def test_simple_sudoku_givens_and_solved_cells():
     assert parse_puzzle(text) == position
     with pytest.raises(lg.PuzzleFormatError, match="ss: grid 2: expected 81 cells, found 9"):
         parse_puzzle((CASES / "simple.ss").read_text() + "\n*-----------*\n|152|647|389|\n*-----------*\n")
+
+
+# ---- SudokuWiki boards, written from SudokuWiki's documented rule ----------------------------
+
+def _sudokuwiki_encode(grid_tokens: list[str], clues: set[int]) -> str:
+    """SudokuWiki's 162-character board, written from its documented rule (one bit per
+    digit, 1 -> 1 ... 9 -> 256, shifted left once, bit 0 set for a clue, two base-32
+    characters per cell), independently of the reader under test."""
+    digits = "0123456789abcdefghijklmnopqrstuv"
+    out = []
+    for i, token in enumerate(grid_tokens):
+        n = sum(1 << (int(d) - 1) for d in token) * 2 + (i in clues)
+        out.append(digits[n // 32] + digits[n % 32])
+    return "".join(out)
+
+
+def test_sudokuwiki_link_with_81_characters_reads_as_the_puzzle():
+    link = "https://www.sudokuwiki.org/sudoku.htm?bd=" + lg.samples.GNPX_FORCECHAIN.replace(".", "0")
+    assert lg.io.parse_puzzle(link) == lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    assert lg.io.parse_puzzle("sudoku.htm?x=1&bd=" + lg.samples.GNPX_FORCECHAIN.replace(".", "0") + "&y=2") == lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+
+
+def test_sudokuwiki_162_character_board_keeps_candidates_and_givens():
+    start = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    grid = start.eliminate([lg.Candidate.parse("r2c4#2")])  # a position that is not the start
+    tokens = grid.tokens()
+    clues = {i for i, ch in enumerate(lg.samples.GNPX_FORCECHAIN) if ch != "."}
+    board = _sudokuwiki_encode(tokens, clues)
+    # by hand: r1c1 is the given 1 -> (1 << 1) + 1 = 3 -> "03"; r2c4 holds 1 and 8 after the
+    # elimination -> (1 + 128) * 2 = 258 = 8 * 32 + 2 -> "82"
+    assert board[:2] == "03" and board[2 * 12 : 2 * 13] == "82"
+    for text in (board, "https://www.sudokuwiki.org/sudoku.htm?bd=" + board, board.upper()):
+        read = lg.io.parse_puzzle(text)
+        assert read == grid
+        assert sorted(np.flatnonzero(read.givens)) == sorted(clues)
+    assert sorted(lg.io.parse_puzzle(board).digits(lg.Cell(1, 3))) == [1, 8]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("https://www.sudokuwiki.org/sudoku.htm?bd=123", "expected a board of 81 or 162 characters, found 3"),
+        ("?bd=" + "0" * 162, "r1c1: no candidate left"),
+        ("?bd=" + "w" * 162, "r1c1 (characters 1-2): 'ww' is not base 32"),
+    ],
+)
+def test_sudokuwiki_board_errors_name_what_and_where(text, message):
+    with pytest.raises((lg.PuzzleFormatError, lg.InvalidPuzzleError), match=re.escape(message)):
+        lg.io.parse_puzzle(text)

@@ -31,6 +31,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("linkgraph.check",),
     ("linkgraph.draw",),
     ("linkgraph.research",),
+    ("linkgraph.commands",),
+    ("linkgraph.explorer",),
     ("linkgraph",),  # the package's __init__: the public names
     ("linkgraph.cli",),
     ("linkgraph.__main__",),

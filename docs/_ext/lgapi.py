@@ -56,6 +56,8 @@ PACKAGES = (
     "linkgraph.check",
     "linkgraph.draw",
     "linkgraph.research",
+    "linkgraph.commands",
+    "linkgraph.explorer",
     "linkgraph.cli",
 )
 
@@ -403,6 +405,8 @@ GALLERY_ARGS = {
     "concept_diagrams.py": ["{out}/concepts"],
     "rating_study.py": ["--solve", "{root}/linkgraph/data/puzzles/diabolical_sample.txt", "--ladder", "se", "--limit", "120"],
 }
+#: Scripts that are tools rather than gallery examples (explorer_load.py needs a running server).
+SKIP = ("explorer_load.py",)
 #: The scripts quick enough for the docs test (``LINKGRAPH_DOCS_GALLERY=fast``).
 FAST = ("make_diagrams.py", "make_figures.py", "rating_study.py")
 
@@ -465,7 +469,7 @@ def gallery_conf(root: Path, docs: Path, mode: str) -> dict:
         "examples_dirs": str(root / "examples"),
         "gallery_dirs": str(docs / "gallery"),
         "filename_pattern": pattern,
-        "ignore_pattern": r"__init__\.py",
+        "ignore_pattern": "(" + "|".join(re.escape(n) for n in ("__init__.py", *SKIP)) + ")$",
         "reset_argv": _ResetArgv(root, out),
         "image_scrapers": ("matplotlib", _PictureScraper(out)),
         "download_all_examples": False,

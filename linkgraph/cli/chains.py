@@ -1,13 +1,18 @@
-"""``linkgraph chains``: forcing chains (GNPX ForceChain cell, house, contradiction)."""
+"""``linkgraph chains``: forcing chains (GNPX ForceChain cell, house, contradiction).
+
+The options and the JSON are `linkgraph.commands.chains`'s (shared with the explorer's
+``/api/chains``); this module prints GNPX's text layout.
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
+from linkgraph.commands import chains as command
+from linkgraph.commands.chains import NOTATIONS, VARIANT_CHOICES, chain_lines
 
-NOTATIONS = ("gnpx", "eureka", "english")
-VARIANT_CHOICES = ("cell", "house", "contradiction", "all")
+__all__ = ["NOTATIONS", "VARIANT_CHOICES", "add_parser", "run"]
 
 
 def add_parser(sub) -> None:
@@ -19,50 +24,19 @@ def add_parser(sub) -> None:
         "in GNPX's layout.",
     )
     add_puzzle(p)
-    p.add_argument("--variant", choices=VARIANT_CHOICES, default="all", help="which forcing chains (default all)")
-    p.add_argument("--prepare", choices=("none", "basic"), default="none",
-                   help="apply the basic ladder first (default none)")
-    p.add_argument("--notation", choices=NOTATIONS, default="gnpx", help="chain notation (default gnpx)")
-    p.add_argument("--family", default="cell,house,group,als",
-                   help="comma list of link families: cell, house, group, als (default all)")
+    command.add_options(p)
     add_format(p)
     p.set_defaults(run=run)
 
 
-def _chains(step, notation: str) -> list[str]:
-    from linkgraph import notation as nt
-
-    text = {"gnpx": nt.gnpx, "eureka": nt.eureka, "english": nt.english}[notation](step)
-    return text.splitlines()
-
-
 def run(args: argparse.Namespace) -> int:
-    from linkgraph.chains.steps import forcing_chains
     from linkgraph.notation import gnpx_heading
 
-    grid = read_grid(args.puzzle)
-    if args.prepare == "basic":
-        from linkgraph.solver import prepare
-
-        grid = prepare(grid)
-    families = [f.strip() for f in args.family.split(",") if f.strip()]
-    steps = list(forcing_chains(grid, variants=[args.variant], families=families))
+    out = command.report(read_grid(args.puzzle), args)
     if args.format == "json":
-        emit_json({
-            "candidates": grid.to_candidates(),
-            "steps": [
-                {
-                    **s.to_dict(),
-                    "variant": s.proof.graph.get("variant"),
-                    "premise_set": s.proof.graph.get("premise_set"),
-                    "premises": [str(p) for p in s.premises],
-                    "length": s.proof.graph.get("length"),
-                    "chains": _chains(s, args.notation),
-                }
-                for s in steps
-            ],
-        })
-        return 0 if steps else 1
+        emit_json(out.data)
+        return out.status
+    grid, steps = out.value
     if not steps:
         print("no forcing chain found")
         return 1
@@ -75,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         lines += [gnpx_heading(s).split(" ", 1)[1] for s in group]
         blocks.append("\n".join(lines))
         for s in group:
-            blocks.append("\n".join([gnpx_heading(s)] + _chains(s, args.notation)))
+            blocks.append("\n".join([gnpx_heading(s)] + chain_lines(s, args.notation)))
     blocks.append(grid.to_puzzle(solved=True))
     print("\n\n".join(blocks))
     return 0

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
 from typing import Any
 
+from linkgraph.commands.common import json_text
 from linkgraph.errors import InvalidPuzzleError, PuzzleFormatError
 from linkgraph.grid import Grid
 from linkgraph.io import PUZZLE_LENGTHS, detect_format, parse_line, parse_puzzle
@@ -96,6 +96,5 @@ def read_grid(arg: str) -> Grid:
 
 
 def emit_json(data: Any) -> None:
-    """Print `data` as JSON on stdout."""
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    """Print `data` as JSON on stdout (`linkgraph.commands.json_text`, as the explorer's API sends it)."""
+    sys.stdout.write(json_text(data))

@@ -14,14 +14,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from linkgraph.cli import batch, bench, chains, compare, convert, links, nets, path, plot, render, solve, verify
-from linkgraph.errors import LinkgraphError
+from linkgraph.cli import batch, bench, chains, compare, convert, links, nets, path, plot, render, serve, solve, verify
+from linkgraph.errors import LinkgraphError, describe
 from linkgraph import __version__
 
 __all__ = ["COMMANDS", "main"]
 
 #: The subcommand modules, in help order.
-COMMANDS = (solve, links, path, chains, nets, render, verify, batch, compare, plot, bench, convert)
+COMMANDS = (solve, links, path, chains, nets, render, serve, verify, batch, compare, plot, bench, convert)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except LinkgraphError as exc:
-        print(f"linkgraph: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"linkgraph: {describe(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

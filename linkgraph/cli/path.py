@@ -4,8 +4,9 @@ Text output is GNPX link notation, one bracket per link::
 
     [W r2c8/+1 -> r2c4/-1] => [S (ALS:r2468c4) r2c4/-1 -> r4c4/+3] => ...
 
-JSON output is a list of ``{"from", "to", "kind", "family", "via"}``. Exit 1
-when `TO` cannot be reached from `FROM`. An OFF literal starts with ``-``, so
+JSON output is a list of ``{"from", "to", "kind", "family", "via"}`` (the options and
+the JSON are `linkgraph.commands.path`'s, shared with the explorer's ``/api/path``).
+Exit 1 when `TO` cannot be reached from `FROM`. An OFF literal starts with ``-``, so
 put the literals after ``--``: ``linkgraph path PUZZLE -- +r2c8#1 -r2c4#1``.
 """
 
@@ -14,11 +15,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from linkgraph.cli.common import add_format, add_puzzle, emit_json
-from linkgraph.cli.links import add_prepare, graph_options, prepared_grid
-from linkgraph.errors import NotationError
-from linkgraph.graph.implication import implication_graph, implication_path, path_links
-from linkgraph.graph.links import FAMILIES, link_graph
+from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
+from linkgraph.commands import path as command
 from linkgraph.model import Als, Candidate, Family, LinkKind, Literal
 
 
@@ -30,15 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "linkgraph path PUZZLE --prepare basic -- +r2c8#1 -r2c4#1",
     )
     add_puzzle(p, optional=False)
-    p.add_argument("source", metavar="FROM", help="start literal, e.g. +r2c8#1")
-    p.add_argument("target", metavar="TO", help="end literal, e.g. +r6c6#2")
-    add_prepare(p)
-    p.add_argument(
-        "--families",
-        default=",".join(FAMILIES),
-        help=f"comma list of link families to use: {', '.join(FAMILIES)} (default: all)",
-    )
-    p.add_argument("--als-max-size", type=int, default=None, help="largest ALS in cells (default 4)")
+    command.add_options(p)
     add_format(p)
     p.set_defaults(run=run)
 
@@ -58,22 +48,12 @@ def gnpx_link(link: dict, u: Literal, v: Literal) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    grid = prepared_grid(args)
-    a = Literal.parse(args.source, size=grid.size)
-    b = Literal.parse(args.target, size=grid.size)
-    D = implication_graph(link_graph(grid, **graph_options(args)))
-    for lit, what in ((a, "FROM"), (b, "TO")):
-        if lit not in D:
-            raise NotationError(f"{what} {lit}: not a literal of this position (is {lit.cand} live and unsolved?)")
-    path = implication_path(D, a, b)
-    if path is None:
-        if args.format == "json":
-            emit_json([])
-        print(f"linkgraph path: no chain from {a} to {b}", file=sys.stderr)
-        return 1
-    links = path_links(D, path)
+    out = command.report(read_grid(args.puzzle), args)
+    path, links = out.value
     if args.format == "json":
-        emit_json(links)
-    else:
+        emit_json(out.data)
+    if path is None:
+        print(out.note, file=sys.stderr)
+    elif args.format != "json":
         print(" => ".join(gnpx_link(d, u, v) for d, u, v in zip(links, path, path[1:])))
-    return 0
+    return out.status

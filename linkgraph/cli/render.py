@@ -60,7 +60,7 @@ def add_parser(sub) -> None:
 
 def _steps(grid, args: argparse.Namespace):
     if args.nets:
-        from linkgraph.cli.nets import nontrivial
+        from linkgraph.commands.nets import nontrivial
         from linkgraph.nets.search import forcing_nets
 
         kinds = [k.strip() for k in args.kind.split(",") if k.strip()]

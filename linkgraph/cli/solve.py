@@ -1,4 +1,9 @@
-"""``linkgraph solve``: the solve path, one step a line, with ratings."""
+"""``linkgraph solve``: the solve path, one step a line, with ratings.
+
+The options and the JSON are `linkgraph.commands.solve`'s (shared with the explorer's
+``/api/solve``); this module reads PUZZLE, prints the text form and writes the files of
+``--render DIR`` and ``--html FILE``.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,8 @@ import argparse
 import sys
 
 from linkgraph.cli.common import add_puzzle, emit_json, read_grid
-from linkgraph.errors import InvalidPuzzleError
+from linkgraph.commands import solve as command
+from linkgraph.commands.solve import english
 from linkgraph.io import format_puzzle
 
 #: --format values that print the position instead of the path.
@@ -21,18 +27,10 @@ def add_parser(sub) -> None:
         "print each step in Eureka notation with its SE-style rating.",
     )
     add_puzzle(p)
-    p.add_argument("--ladder", default="default", help="'default', 'basic', 'all', 'se' (Sudoku Explainer's path and rating) or technique names, comma separated")
-    p.add_argument("--hint", action="store_true", help="print only the next step")
-    p.add_argument("--explain", action="store_true", help="add a plain-English line per step")
-    p.add_argument("--max-steps", type=int, default=None, metavar="N", help="stop after N steps")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="start no new step after S seconds (the step under way is finished first)")
-    p.add_argument(
-        "--no-check",
-        action="store_true",
-        help="analyse the grid even if it has no or several solutions",
-    )
+    command.add_options(p)
     p.add_argument("--render", metavar="DIR", default=None, help="write one SVG per chain or net step into DIR")
+    p.add_argument("--html", metavar="FILE", default=None,
+                   help="write the explorer page for this solve as one self-contained HTML file")
     p.add_argument("--format", choices=("text", "json", *POSITION_FORMATS), default="text",
                    help="output format; sudokuwiki, hodoku, sdx or candidates print the position reached "
                    "(after --max-steps, or where --hint's step applies) in that format, e.g. a SudokuWiki "
@@ -40,69 +38,52 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _check(grid) -> None:
-    from linkgraph.oracle import count_solutions
-
-    n = count_solutions(grid, limit=2)
-    if n == 0:
-        raise InvalidPuzzleError("the puzzle has no solution (use --no-check to analyse it anyway)")
-    if n > 1:
-        raise InvalidPuzzleError("the puzzle has several solutions (use --no-check to analyse it anyway)")
-
-
-def _english(step) -> str:
-    try:
-        from linkgraph.notation import english
-    except ImportError:
-        return str(step)
-    try:
-        return english(step)
-    except Exception:  # noqa: BLE001 - a missing explanation must not sink the path
-        return str(step)
-
-
 def run(args: argparse.Namespace) -> int:
-    from linkgraph.solver import rated_hint, solve
-    from linkgraph.techniques import resolve_ladder
-
     grid = read_grid(args.puzzle)
-    ladder = resolve_ladder(args.ladder)
-    if args.max_steps is not None and args.max_steps < 0:
+    if args.html and args.hint:
         from linkgraph.errors import OptionError
 
-        raise OptionError(f"--max-steps: expected a number >= 0, found {args.max_steps}")
-    if args.time_limit is not None and not args.time_limit > 0:
-        from linkgraph.errors import OptionError
+        raise OptionError("--html: writes the whole solve path, not a --hint")
+    if args.html:
+        from pathlib import Path
 
-        raise OptionError(f"--time-limit: expected a positive number of seconds, found {args.time_limit}")
-    if not args.no_check:
-        _check(grid)
+        from linkgraph.explorer.page import check_writable
+
+        check_writable(Path(args.html))
+    wanted_proofs = args.proofs
+    if args.html:
+        args.proofs = True  # the page draws every proof
+    out = command.report(grid, args)
     if args.hint:
-        step, rating = rated_hint(grid, ladder=ladder) or (None, None)
+        step, rating = out.value
         if args.format in POSITION_FORMATS:
             print(format_puzzle(grid, args.format))
-            return 0 if step is not None else 1
+            return out.status
         if args.format == "json":
-            emit_json({"step": None if step is None else {**step.to_dict(), "rating": rating}})
+            emit_json(out.data)
         elif step is None:
             print("no step found", file=sys.stderr)
         else:
             print(f"{rating:4.1f}  {step.technique}: {step.notation}")
             if args.explain:
-                print(f"      {_english(step)}")
-        return 0 if step is not None else 1
-    result = solve(grid, ladder=ladder, max_steps=args.max_steps, time_limit=args.time_limit)
+                print(f"      {english(step)}")
+        return out.status
+    result = out.value
     if args.render:
         _render_steps(result, args.render)
+    if args.html:
+        from linkgraph.explorer.page import write_page
+
+        write_page(args.html, grid, out, ladder=args.ladder)
     if args.format == "json":
-        emit_json(result.to_dict())
+        emit_json(out.data if wanted_proofs else result.to_dict())
     elif args.format in POSITION_FORMATS:
         print(format_puzzle(result.final, args.format))
     else:
         for i, (step, rating) in enumerate(zip(result.steps, result.step_ratings(), strict=True), 1):
             print(f"{i:3d}. {rating:4.1f}  {step.technique}: {step.notation}")
             if args.explain:
-                print(f"           {_english(step)}")
+                print(f"           {english(step)}")
         open_cells = int((~result.final.placed).sum())
         state = "solved" if result.solved else f"stuck with {open_cells} open cells"
         if result.stopped == "max-steps":
@@ -112,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{state}; {len(result.steps)} steps; rating {result.rating:.1f}")
         if not result.solved:
             print(result.final.to_candidates(pretty=True))
-    return 0 if result.solved else 1
+    return out.status
 
 
 def _render_steps(result, directory: str) -> None:

@@ -1,0 +1,53 @@
+"""``linkgraph path``: the shortest implication chain from one literal to another.
+
+The JSON is the list of links ``{"from", "to", "kind", "family", "via"}`` (empty, with
+exit status 1, when `TO` cannot be reached from `FROM`).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from linkgraph.commands.common import Report, prepared
+from linkgraph.commands.links import add_graph_options, graph_options
+from linkgraph.errors import NotationError
+from linkgraph.graph.implication import implication_graph, implication_path, path_links
+from linkgraph.graph.links import link_graph
+from linkgraph.grid import Grid
+from linkgraph.model import Literal
+
+__all__ = ["add_options", "report"]
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``linkgraph path`` after PUZZLE: FROM, TO and the graph options."""
+    p.add_argument("source", metavar="FROM", help="start literal, e.g. +r2c8#1")
+    p.add_argument("target", metavar="TO", help="end literal, e.g. +r6c6#2")
+    add_graph_options(p, verb="use")
+
+
+def report(grid: Grid, args: argparse.Namespace) -> Report:
+    """The shortest path; `value` is ``(path, links)`` (path None when there is none).
+
+    Examples
+    --------
+    >>> from linkgraph.commands import path
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> path.add_options(parser)
+    >>> out = path.report(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN), parser.parse_args(["--", "+r2c8#1", "-r2c4#1"]))
+    >>> out.status, [(d["from"], d["to"], d["kind"]) for d in out.data]
+    (0, [('+r2c8#1', '-r2c4#1', 'weak')])
+    """
+    grid = prepared(grid, args)
+    a = Literal.parse(args.source, size=grid.size)
+    b = Literal.parse(args.target, size=grid.size)
+    D = implication_graph(link_graph(grid, **graph_options(args)))
+    for lit, what in ((a, "FROM"), (b, "TO")):
+        if lit not in D:
+            raise NotationError(f"{what} {lit}: not a literal of this position (is {lit.cand} live and unsolved?)")
+    found = implication_path(D, a, b)
+    if found is None:
+        return Report([], 1, (None, []), f"linkgraph path: no chain from {a} to {b}")
+    links = path_links(D, found)
+    return Report(links, 0, (found, links))
