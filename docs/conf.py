@@ -84,5 +84,5 @@ html_theme_options = {
 }
 html_context = {"default_mode": "light"}
 # pages without sub-pages get the full width (no empty "Section Navigation" column)
-html_sidebars = {page: [] for page in ("index", "concepts", "tutorial", "benchmarks", "changelog", "develop")}
+html_sidebars = {page: [] for page in ("index", "concepts", "tutorial", "benchmarks", "speed", "changelog", "develop", "explorer")}
 html_show_sourcelink = False

@@ -21,6 +21,7 @@ from linkgraph.nets.propagate import check_depth_level
 from linkgraph.nets.search import forcing_nets
 from linkgraph.steps import Step
 from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
+from linkgraph.techniques.base import changes
 from linkgraph.techniques.base import length_bonus, makes_progress  # re-exported: part of the solver's API
 
 __all__ = ["SolveResult", "hint", "length_bonus", "makes_progress", "prepare", "rated_hint", "solve", "solve_with_nets",
@@ -84,12 +85,31 @@ def _techniques(ladder: LadderSpec) -> tuple[Technique, ...]:
     return resolve_ladder([str(t) for t in items])
 
 
-def _next_step(grid: Grid, techniques: Sequence[Technique]) -> tuple[Step, float] | None:
-    """The first step that makes progress, and its rating by the rung that found it."""
-    for tech in techniques:
+def _next_step(grid: Grid, techniques: Sequence[Technique], misses: dict | None = None) -> tuple[Step, float] | None:
+    """The first step that makes progress, and its rating by the rung that found it.
+
+    `misses` (kept by `solve` along one path) maps a rung's index to the grid where it last
+    found nothing that makes progress. Since then a rung can have found something new only
+    through what changed (`changes`); when its `Technique.screen` rules that out, the rung
+    is skipped (and its miss moves to this grid, where it would find nothing either).
+    """
+    seen: dict[int, object] = {}  # id of a miss's grid -> the change from it to this grid
+    for i, tech in enumerate(techniques):
+        if misses is not None and tech.screen is not None and i in misses:
+            before = misses[i]
+            change = seen.get(id(before), seen)
+            if change is seen:
+                change = seen[id(before)] = changes(before, grid)
+            if change is not None and not (change.cells and tech.screen(grid, change)):
+                misses[i] = grid
+                continue
         for step in tech.find(grid):
             if makes_progress(grid, step):
+                if misses is not None:
+                    misses.pop(i, None)
                 return step, (tech.rate(grid, step) if tech.rate is not None else step_rating(step))
+        if misses is not None and tech.screen is not None:
+            misses[i] = grid
     return None
 
 
@@ -160,6 +180,7 @@ def solve(
     start = time.perf_counter()
     steps: list[Step] = []
     ratings: list[float] = []
+    misses: dict[int, Grid] = {}  # rung index -> the grid of its last miss (see _next_step)
     current = grid
     stopped = None
     while not _done(current):
@@ -169,7 +190,7 @@ def solve(
         if time_limit is not None and time.perf_counter() - start >= time_limit:
             stopped = "time-limit"
             break
-        found = _next_step(current, techniques)
+        found = _next_step(current, techniques, misses)
         if found is None:
             break
         step, rating = found

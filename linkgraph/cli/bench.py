@@ -20,6 +20,15 @@ Jobs:
 - ``chains``: every forcing-chain step with its proof and notation;
 - ``net-search``, ``net-first``, ``nets``: the same for depth-0 forcing nets
   (every candidate ON and OFF).
+
+``--against larsdoku`` times whole solves side by side with another logic solver
+instead (`linkgraph.research.race`): both solve the same puzzles in one run,
+alternating puzzle by puzzle, timed in process time, each answer checked against the
+unique solution. Without FILE it runs the two samples of the issue that set the goal:
+40 evenly spaced top1465 puzzles and 20 evenly spaced lines of the shipped SE 11+
+sample (hardest_1905_sample); ``--sample K`` takes K evenly spaced puzzles instead
+(``--sample 0``: every puzzle), ``--repeat R`` times each puzzle R times per solver
+and keeps the least. It prints the ratio table (linkgraph / the other solver).
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from linkgraph.cli.common import emit_json
 from linkgraph.errors import LinkgraphError, OptionError, check_choice
@@ -99,6 +109,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", metavar="FILE", nargs="?", help="puzzle file (default: the top1465 corpus)")
     p.add_argument("--job", default="oracle,basic", help=f"comma list of jobs: {', '.join(JOBS)} (default: oracle,basic)")
     p.add_argument("--limit", type=int, default=None, help="time only the first N puzzles")
+    p.add_argument("--against", metavar="SOLVER", default=None,
+                   help="time whole solves side by side with another solver: larsdoku (the bench extra)")
+    p.add_argument("--sample", type=int, default=None, metavar="K",
+                   help="with --against: K evenly spaced puzzles of each file (0: all; default 40 of top1465 "
+                        "and 20 of the hardest sample without FILE, all of FILE)")
+    p.add_argument("--repeat", type=int, default=1, metavar="R",
+                   help="with --against: solve each puzzle R times per solver and keep the least (default 1)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="show the progress line even when stderr is not a terminal (then a line every 30 s)")
@@ -120,7 +137,62 @@ def _summary(name: str, times: list[float], errors: int) -> dict:
     }
 
 
+def _against(args: argparse.Namespace) -> int:
+    from linkgraph.research.output import Progress
+    from linkgraph.research.race import evenly_spaced, race, read_sample, rival
+
+    if args.repeat < 1:
+        raise OptionError(f"--repeat: expected a positive number, found {args.repeat}")
+    if args.sample is not None and args.sample < 0:
+        raise OptionError(f"--sample: expected 0 (all) or a positive number, found {args.sample}")
+    if args.file:
+        files = [(args.file, None)]
+    else:
+        files = [(corpus_path("top1465"), 40), (corpus_path("hardest_1905_sample"), 20)]
+    if args.sample is not None:
+        files = [(f, args.sample or None) for f, _ in files]
+    samples = []
+    for path, count in files:  # every file read and checked before the rival loads
+        every = read_sample(path, None)
+        puzzles = evenly_spaced(every, count)
+        whole = len(every)
+        what = f"all {whole}" if len(puzzles) == whole else f"{len(puzzles)} evenly spaced of {whole}"
+        samples.append((f"{Path(path).stem}, {what}", puzzles))
+    other = rival(args.against)
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    races = []
+    for label, puzzles in samples:
+        line = Progress(len(puzzles), sys.stderr) if show else None
+        if line is not None:
+            print(f"{label}:", file=sys.stderr)
+        races.append(race(puzzles, other, label=label, repeat=args.repeat,
+                          progress=None if line is None else lambda d, t, line=line: line.update(d, d)))
+        if line is not None:
+            line.close(len(puzzles), len(puzzles))
+    if args.format == "json":
+        emit_json({"against": other.name, "version": other.version, "races": [r.to_dict() for r in races]})
+        return 0
+    note = f"min of {args.repeat} runs, " if args.repeat > 1 else ""
+    print(f"linkgraph against {other.name} {other.version}: process time per solve ({note}alternating "
+          "puzzle by puzzle in one run)")
+    print(f"| work | linkgraph | {other.name} | ratio |")
+    print("|---|---:|---:|---:|")
+    for r in races:
+        summary = r.summary()
+        for stat in ("mean", "median"):
+            row = summary[stat]
+            print(f"| {r.label}, {stat} solve | {row['linkgraph_ms']:,.0f} ms | {row[f'{other.name}_ms']:,.0f} ms "
+                  f"| {row['ratio']:.2f} |")
+    for r in races:
+        solved = r.summary()["solved"]
+        print(f"solved by logic ({r.label}): linkgraph {solved['linkgraph']}/{len(r.puzzles)}, "
+              f"{other.name} {solved[other.name]}/{len(r.puzzles)}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.against is not None:
+        return _against(args)
     from linkgraph.research.output import Progress
 
     jobs = [j.strip() for j in args.job.split(",") if j.strip()]

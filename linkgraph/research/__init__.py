@@ -11,13 +11,16 @@ May import every layer below the command line. Modules:
 - `figures`: scatter plots and histograms a paper would show (glossary labels,
   jitter, y = x, Spearman's rho, fitted bins);
 - `soundness`: `sweep`, the soundness sweep behind ``linkgraph verify``
-  (every step checked against the solution and by the proof checker).
+  (every step checked against the solution and by the proof checker);
+- `race`: linkgraph's solve path timed side by side with another solver
+  (``linkgraph bench --against larsdoku``).
 """
 
 from __future__ import annotations
 
 from linkgraph.research.batch import JOBS, BatchSummary, iter_batch, job_columns, run_batch, run_job
 from linkgraph.research.metrics import graph_metrics, grid_counts, position_metrics, solve_metrics
+from linkgraph.research import race
 from linkgraph.research.output import read_rows
 from linkgraph.research.soundness import SweepReport, sweep
 
@@ -34,5 +37,6 @@ __all__ = [
     "run_batch",
     "run_job",
     "solve_metrics",
+    "race",
     "sweep",
 ]

@@ -13,6 +13,7 @@ nodes, with role ``conclusion``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
@@ -22,7 +23,7 @@ from linkgraph.grid import Grid, cached
 from linkgraph.model import Candidate, Literal, Role
 from linkgraph.steps import Step, make_step
 
-__all__ = ["SharedSearch", "house_places", "length_bonus", "makes_progress", "pattern_step"]
+__all__ = ["Change", "DigitView", "SharedSearch", "changes", "digit_view", "house_places", "length_bonus", "makes_progress", "pattern_step"]
 
 
 def pattern_step(
@@ -117,6 +118,95 @@ def makes_progress(grid: Grid, step: Step) -> bool:
     if any(grid.has(c) for c in step.eliminations):
         return True
     return any(grid.has(c) and not grid.placed[g.cell_index(c.cell)] for c in step.placements)
+
+
+class DigitView:
+    """Each digit's view of a grid, as Python int bit masks (bit c: cell c): `cols[d]` the cells
+    where digit index d is live, `solved[d]` the cells solved with it (their one candidate),
+    and `placed` the placed cells."""
+
+    __slots__ = ("cols", "solved", "placed")
+
+    def __init__(self, grid: Grid):
+        cands = grid.cands
+        one = cands & (cands.sum(axis=1) == 1)[:, None]
+        packed = np.packbits(np.concatenate([cands.T, one.T, grid.placed[None]]), axis=1, bitorder="little")
+        ints = [int.from_bytes(row.tobytes(), "little") for row in packed]
+        n = grid.size
+        self.cols, self.solved, self.placed = ints[:n], ints[n : 2 * n], ints[2 * n]
+
+
+def digit_view(grid: Grid) -> DigitView:
+    """The `DigitView` of `grid`, kept per grid (see `cached`) for the screens and the solver.
+
+    >>> view = lg.techniques.base.digit_view(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> bin(view.solved[0])[-1], view.cols[0] & 1   # r1c1 is a given 1
+    ('1', 1)
+    """
+    return cached("digit-view", grid, DigitView)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What changed between two grids of one solve path (see `changes`): the digits whose view
+    changed (as in the text form), the cells that lost candidates (a bit mask) and, per digit
+    that lost candidates, the cells that lost it: ``(digit, cell mask)`` pairs."""
+
+    digits: frozenset[int]
+    cells: int
+    lost: tuple[tuple[int, int], ...] = ()
+
+
+def changes(before: Grid, after: Grid) -> Change | None:
+    """What changed from `before` to a later grid `after` of the same solve path; None when
+    `after` is not `before` narrowed.
+
+    A digit's *view* is where it is live and which cells are solved with it (their one
+    candidate); `Change.digits` are the digits whose view differs, `Change.cells` the cells
+    whose candidates differ. The solver asks a rung's screen
+    (`linkgraph.techniques.ladder.Technique.screen`) about them: a rung that found nothing
+    that makes progress in `before` can find something in `after` only through them. For
+    example a rung that reads each digit's view alone finds the same steps in both grids on
+    an unchanged digit; their eliminations were dead in `before`, so they are dead in
+    `after`, which only lost candidates. `after` is `before` narrowed when it has no live
+    candidate `before` lacks and every cell placed in `before` is placed in it; otherwise
+    (or on another geometry) the result is None, and every rung runs.
+
+    Examples
+    --------
+    >>> grid = lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    >>> change = lg.techniques.base.changes(grid, grid.eliminate([lg.Candidate.parse("r2c4#8")]))
+    >>> sorted(change.digits), [str(grid.geometry.cell(c)) for c in lg.bitops.bits(change.cells)]
+    ([8], ['r2c4'])
+    >>> change.lost == ((8, 1 << 12),)  # r2c4 is cell 12
+    True
+    >>> lg.techniques.base.changes(grid.eliminate([lg.Candidate.parse("r2c4#8")]), grid) is None
+    True
+
+    r2c4 held 1, 2 and 8; with 1 and 8 gone it is solved with 2, so the view of 2 changes
+    too (where 2 is live does not):
+
+    >>> after = grid.eliminate([lg.Candidate.parse("r2c4#1"), lg.Candidate.parse("r2c4#8")])
+    >>> sorted(lg.techniques.base.changes(grid, after).digits)
+    [1, 2, 8]
+    """
+    if after.geometry is not before.geometry:
+        return None
+    a, b = digit_view(before), digit_view(after)
+    if a.placed & ~b.placed:
+        return None
+    digits = []
+    lost = []
+    cells = 0
+    for d, (ca, cb, sa, sb) in enumerate(zip(a.cols, b.cols, a.solved, b.solved)):
+        if cb & ~ca:
+            return None
+        if ca != cb:
+            lost.append((d + 1, ca ^ cb))
+            cells |= ca ^ cb
+        if ca != cb or sa != sb:
+            digits.append(d + 1)
+    return Change(frozenset(digits), cells, tuple(lost))
 
 
 def length_bonus(size: int) -> float:

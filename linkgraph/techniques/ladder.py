@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from functools import partial
 
 from linkgraph.grid import Grid
+from linkgraph.techniques.base import Change
 from linkgraph.steps import Step
-from linkgraph.techniques import finned, singledigit, uniqueness, wings
+from linkgraph.techniques import finned, screens, singledigit, uniqueness, wings
 from linkgraph.techniques.aic import search as aic
 from linkgraph.techniques.als import chains as alschains
 from linkgraph.techniques.als import xz as alsets
@@ -52,6 +53,11 @@ class Technique:
     #: The technique names of the steps the rung yields, when not its own name (an ``se``
     #: ladder rung that takes X-chains, XY-chains and AICs yields steps of all three).
     step_names: tuple[str, ...] = ()
+    #: A cheap necessary condition ``screen(grid, change) -> bool`` for the rung to find a step
+    #: that makes progress, given what changed since a grid where it found none
+    #: (`linkgraph.techniques.base.changes`); see `linkgraph.techniques.screens`. The solver
+    #: skips the rung when it says no.
+    screen: Callable[[Grid, Change], bool] | None = None
 
     @property
     def yields(self) -> tuple[str, ...]:
@@ -63,35 +69,43 @@ _RUNGS: tuple[Technique, ...] = (
     Technique("full-house", "Full House", "singles", 1.0, full_houses),
     Technique("hidden-single", "Hidden Single", "singles", 1.5, hidden_singles),
     Technique("naked-single", "Naked Single", "singles", 2.3, naked_singles),
-    Technique("locked-pointing", "Locked Candidates (Pointing)", "intersections", 2.6, locked_pointing),
-    Technique("locked-claiming", "Locked Candidates (Claiming)", "intersections", 2.8, locked_claiming),
-    Technique("naked-pair", "Naked Pair", "subsets", 3.0, partial(naked_subsets, size=2)),
-    Technique("x-wing", "X-Wing", "fish", 3.2, partial(basic_fish, size=2)),
-    Technique("hidden-pair", "Hidden Pair", "subsets", 3.4, partial(hidden_subsets, size=2)),
-    Technique("naked-triple", "Naked Triple", "subsets", 3.6, partial(naked_subsets, size=3)),
-    Technique("swordfish", "Swordfish", "fish", 3.8, partial(basic_fish, size=3)),
-    Technique("hidden-triple", "Hidden Triple", "subsets", 4.0, partial(hidden_subsets, size=3)),
-    Technique("naked-quad", "Naked Quad", "subsets", 5.0, partial(naked_subsets, size=4)),
-    Technique("jellyfish", "Jellyfish", "fish", 5.2, partial(basic_fish, size=4)),
-    Technique("hidden-quad", "Hidden Quad", "subsets", 5.4, partial(hidden_subsets, size=4)),
+    Technique("locked-pointing", "Locked Candidates (Pointing)", "intersections", 2.6, locked_pointing, screen=screens.locked_screen(True)),
+    Technique("locked-claiming", "Locked Candidates (Claiming)", "intersections", 2.8, locked_claiming, screen=screens.locked_screen(False)),
+    Technique("naked-pair", "Naked Pair", "subsets", 3.0, partial(naked_subsets, size=2),
+              screen=screens.subset_screen(2)),
+    Technique("x-wing", "X-Wing", "fish", 3.2, partial(basic_fish, size=2), screen=screens.fish_screen(2)),
+    Technique("hidden-pair", "Hidden Pair", "subsets", 3.4, partial(hidden_subsets, size=2),
+              screen=screens.hidden_subset_screen(2)),
+    Technique("naked-triple", "Naked Triple", "subsets", 3.6, partial(naked_subsets, size=3),
+              screen=screens.subset_screen(3)),
+    Technique("swordfish", "Swordfish", "fish", 3.8, partial(basic_fish, size=3), screen=screens.fish_screen(3)),
+    Technique("hidden-triple", "Hidden Triple", "subsets", 4.0, partial(hidden_subsets, size=3),
+              screen=screens.hidden_subset_screen(3)),
+    Technique("naked-quad", "Naked Quad", "subsets", 5.0, partial(naked_subsets, size=4),
+              screen=screens.subset_screen(4)),
+    Technique("jellyfish", "Jellyfish", "fish", 5.2, partial(basic_fish, size=4), screen=screens.fish_screen(4)),
+    Technique("hidden-quad", "Hidden Quad", "subsets", 5.4, partial(hidden_subsets, size=4),
+              screen=screens.hidden_subset_screen(4)),
     # finned and sashimi fish: between the basic fish of the same size and the next size up
     Technique("finned-x-wing", "Finned X-Wing", "fish", 3.4, finned.finder(2, False)),
     Technique("sashimi-x-wing", "Sashimi X-Wing", "fish", 3.5, finned.finder(2, True)),
     Technique("finned-swordfish", "Finned Swordfish", "fish", 4.0, finned.finder(3, False)),
     Technique("sashimi-swordfish", "Sashimi Swordfish", "fish", 4.1, finned.finder(3, True)),
     # single-digit patterns: the shortest X-chains
-    Technique("skyscraper", "Skyscraper", "single-digit", 4.0, singledigit.skyscrapers),
-    Technique("2-string-kite", "2-String Kite", "single-digit", 4.1, singledigit.two_string_kites),
-    Technique("turbot-fish", "Turbot Fish", "single-digit", 4.2, singledigit.turbot_fish),
-    Technique("empty-rectangle", "Empty Rectangle", "single-digit", 4.5, singledigit.empty_rectangles),
+    Technique("skyscraper", "Skyscraper", "single-digit", 4.0, singledigit.skyscrapers, screen=screens.four_chain_screen),
+    Technique("2-string-kite", "2-String Kite", "single-digit", 4.1, singledigit.two_string_kites, screen=screens.four_chain_screen),
+    Technique("turbot-fish", "Turbot Fish", "single-digit", 4.2, singledigit.turbot_fish, screen=screens.four_chain_screen),
+    Technique("empty-rectangle", "Empty Rectangle", "single-digit", 4.5, singledigit.empty_rectangles, screen=screens.empty_rectangle_screen),
     # bent naked subsets and the W-wing
-    Technique("xy-wing", "XY-Wing", "wings", 4.2, wings.xy_wings),
-    Technique("xyz-wing", "XYZ-Wing", "wings", 4.4, wings.xyz_wings),
+    Technique("xy-wing", "XY-Wing", "wings", 4.2, wings.xy_wings, screen=screens.bivalue_screen),
+    Technique("xyz-wing", "XYZ-Wing", "wings", 4.4, wings.xyz_wings, screen=screens.subset_screen(3)),
     Technique("w-wing", "W-Wing", "wings", 4.4, wings.w_wings),
-    Technique("wxyz-wing", "WXYZ-Wing", "wings", 4.6, wings.wxyz_wings),
+    Technique("wxyz-wing", "WXYZ-Wing", "wings", 4.6, wings.wxyz_wings, screen=screens.subset_screen(4)),
     # bent naked quintuples and sextuples: opt-in (Sukaku Explainer's base ratings)
-    Technique("vwxyz-wing", "VWXYZ-Wing", "wings", 6.2, wings.vwxyz_wings, default=False),
-    Technique("uvwxyz-wing", "UVWXYZ-Wing", "wings", 6.6, wings.uvwxyz_wings, default=False),
+    Technique("vwxyz-wing", "VWXYZ-Wing", "wings", 6.2, wings.vwxyz_wings, default=False,
+              screen=screens.subset_screen(5)),
+    Technique("uvwxyz-wing", "UVWXYZ-Wing", "wings", 6.6, wings.uvwxyz_wings, default=False,
+              screen=screens.subset_screen(6)),
     Technique("finned-jellyfish", "Finned Jellyfish", "fish", 5.4, finned.finder(4, False)),
     Technique("sashimi-jellyfish", "Sashimi Jellyfish", "fish", 5.5, finned.finder(4, True)),
     # chains over the link graph (length bonus added per step)
@@ -118,7 +132,7 @@ _RUNGS: tuple[Technique, ...] = (
     Technique("forcing-net-nested-2", "Doubly Nested Forcing Net", "forcing-nets", 10.5,
               forcing_net_finder("nested-2", level=2)),
     # colouring (ratings are estimates: SE has no colouring rule; HoDoKu ranks simple colours with the kite)
-    Technique("simple-coloring", "Simple Coloring", "coloring", 4.5, coloring.simple_coloring),
+    Technique("simple-coloring", "Simple Coloring", "coloring", 4.5, coloring.simple_coloring, screen=screens.simple_coloring_screen),
     Technique("3d-medusa", "3D Medusa", "coloring", 6.0, coloring.medusa),
     # the strong hinge is 3D Medusa's unit-emptied rule; the weak hinge adds a weak node (hinges.py)
     Technique("medusa-weak-hinge", "3D Medusa Weak Hinge", "coloring", 6.2, hinges.weak_hinges),

@@ -39,7 +39,7 @@ from linkgraph.model import Cell, Group
 from linkgraph.steps import Step
 from linkgraph.bitops import bits
 from linkgraph.grid import cached
-from linkgraph.techniques.base import SharedSearch
+from linkgraph.techniques.base import SharedSearch, digit_view
 from linkgraph.techniques.chainproof import chain_step, seeing_all
 
 __all__ = [
@@ -55,6 +55,10 @@ class CellTable:
         self.peer_mask = [sum(1 << int(c) for c in np.flatnonzero(row)) for row in g.peers]
         self.house_sets = [frozenset(hs) for hs in g.cell_houses]
         self.kinds = [house.kind for house in g.houses]
+        self.house_mask = [sum(1 << int(c) for c in cells) for cells in g.house_cells]
+        # (house, cell mask) -> the two cells in house order (ascending in every shipped geometry)
+        self.ascending = all(bool((np.diff(cells) > 0).all()) for cells in g.house_cells)
+        self.rank = [{int(c): j for j, c in enumerate(cells)} for cells in g.house_cells]
         self._shared: dict[tuple[int, int], frozenset[str]] = {}
 
     def shared_kinds(self, a: int, b: int) -> frozenset[str]:
@@ -73,22 +77,26 @@ def cell_table(g) -> CellTable:
 
 def digit_masks(grid: Grid) -> list[int]:
     """Per digit index, the bit mask of the cells where it is live."""
-    return cached("digit-masks", grid, lambda grid: [
-        int(sum(1 << int(c) for c in np.flatnonzero(grid.cands[:, d]))) for d in range(grid.size)
-    ])
+    return digit_view(grid).cols
 
 
 def _conjugate_table(grid: Grid) -> list[dict[tuple[int, int], set[str]]]:
-    g = grid.geometry
-    n = g.size
-    nc = g.number_of_cells
-    H = len(g.houses)
-    members = g.set_members[nc:].reshape(H, n, -1)  # (house, digit, slot) candidate indices
-    on = grid.live[members]
-    out: list[dict[tuple[int, int], set[str]]] = [{} for _ in range(n)]
-    for h, d in np.argwhere(on.sum(axis=2) == 2).tolist():
-        a, b = (members[h, d][on[h, d]] // n).tolist()
-        out[d].setdefault((a, b), set()).add(g.houses[h].kind)
+    """Per digit index, its conjugate pairs in house order (`conjugates`), from the digit's
+    cell mask and each house's (Python int bit masks: a few operations per house)."""
+    table = cell_table(grid.geometry)
+    houses, kinds, rank, ascending = table.house_mask, table.kinds, table.rank, table.ascending
+    out: list[dict[tuple[int, int], set[str]]] = []
+    for col in digit_view(grid).cols:
+        pairs: dict[tuple[int, int], set[str]] = {}
+        for h, m in enumerate(houses):
+            here = col & m
+            if here.bit_count() == 2:
+                low = here & -here
+                a, b = low.bit_length() - 1, (here ^ low).bit_length() - 1
+                if not ascending and rank[h][a] > rank[h][b]:
+                    a, b = b, a
+                pairs.setdefault((a, b), set()).add(kinds[h])
+        out.append(pairs)
     return out
 
 
