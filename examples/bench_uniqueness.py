@@ -1,6 +1,8 @@
-"""Time the uniqueness check on puzzles built against backtracking, and `linkgraph solve` on them.
+"""
+How fast is the uniqueness check on puzzles built against backtracking?
+=======================================================================
 
-Norvig's "impossible" puzzle has no solution, and a search that branches on cells only
+The uniqueness check and ``linkgraph solve`` timed on such puzzles. Norvig's "impossible" puzzle has no solution, and a search that branches on cells only
 needs minutes to find that out (its transposed and relabelled forms too). Wikipedia's
 "Sudoku designed to work against the brute force algorithm" has one solution, hidden
 behind a first row of blanks. For each form this prints the median process time of
@@ -96,7 +98,7 @@ def run(repeat: int = 5) -> list[dict]:
 
 
 def _main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="rounds over all forms (default 5)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     args = parser.parse_args()

@@ -1,8 +1,8 @@
 """Helpers shared by the subcommands: reading PUZZLE, --format, --time-limit, output.
 
 One reading for every source: a PUZZLE argument, a file and stdin give the same
-grid, or the same message with only the place in front (``FILE: `` or
-``stdin: ``; ``line N: `` for a puzzle below comment lines).
+grid, or the same message with only the place in front: the file's name or
+``stdin``, and the line number for a puzzle read from one line of a file.
 """
 
 from __future__ import annotations
@@ -78,8 +78,8 @@ def grid_from_text(text: str, *, numbered: bool = False) -> Grid:
     A SudokuWiki link, a HoDoKu library line, and ``.sdk``, ``.sdx`` and ``.ss`` texts
     are read in their format (`linkgraph.io.parse_puzzle`). Blank lines and ``#``
     comments are skipped. With `numbered` (a file, stdin)
-    the errors of a puzzle read from one line start with ``line N: ``; the rest of
-    a message is the same whatever the source. Several puzzle lines are refused:
+    the errors of a puzzle read from one line start with its line number (``line 3:``);
+    the rest of a message is the same whatever the source. Several puzzle lines are refused:
     a command that reads one puzzle must not quietly take the first.
 
     Examples
@@ -139,14 +139,14 @@ def _puzzle_line_like(text: str) -> bool:
 
 
 def _line_grid(line: PuzzleLine, numbered: bool) -> Grid:
-    """The grid of one puzzle line, its errors starting with ``line N: `` when `numbered`."""
+    """The grid of one puzzle line, its errors starting with ``line N:`` when `numbered`."""
     if line.error is not None:
         raise PuzzleFormatError(f"line {line.number}: {line.error}" if numbered else line.error)
     return _numbered(lambda: Grid.parse(line.puzzle), line.number if numbered else None)
 
 
 def _numbered(parse, number: int | None) -> Grid:
-    """``parse()``, its error message led by ``line N: `` when `number` is given."""
+    """``parse()``, its error message led by ``line N:`` when `number` is given."""
     try:
         return parse()
     except (PuzzleFormatError, InvalidPuzzleError) as exc:
