@@ -101,10 +101,8 @@ class Tables:
     @cached_property
     def patterns(self):
         pt = self._patterns
-        A, owner, T = pt["A"], pt["owner"], pt["T"]
-        K = A.shape[1]
+        (cc, kk), owner, T, K = pt["A"], pt["owner"], pt["T"], pt["K"]
         # members of each cover column, column by column (as _segments lays them out)
-        cc, kk = np.nonzero(A.T > 0.5)
         lens = np.bincount(cc, minlength=K)
         assert (lens > 0).all()
         idx = kk.astype(np.int64)
@@ -117,7 +115,7 @@ class Tables:
         first = np.r_[0, np.cumsum(counts)[:-1]] if P else np.zeros(0, np.int64)
         ow = owner[order]
         pcols[ow, np.arange(len(order)) - first[ow]] = order
-        cols, ks = np.nonzero(T > 0.5)
+        cols, ks = T
         return idx, start, pcols, pt["sizes"] < 2.5, owner, _targets(cols, ks)
 
 

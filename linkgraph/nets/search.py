@@ -59,7 +59,7 @@ from linkgraph.nets.propagate import Propagation, SinglePremises, Structure, che
 from linkgraph.nets.steps import KIND_ORDER, KINDS, build_step, size_bound, size_exceeds  # the steps of the candidates found
 from linkgraph.steps import Step
 
-__all__ = ["forcing_nets", "net_search", "sudokuwiki"]
+__all__ = ["forcing_nets", "net_search", "structure", "sudokuwiki"]
 
 STARTS = ("on", "off", "both")
 SELECTS = ("shortest", "first", "sudokuwiki")
@@ -158,7 +158,7 @@ def net_search(
     check_choice("start", start, STARTS)
     kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
     check_choice("kinds", kinds, KINDS)
-    st = Structure(grid, depth=depth)
+    st = structure(grid, depth)
     if st.size == 0:
         return []
     ks, ons = _premises(st, start)
@@ -298,13 +298,24 @@ def _propagate_chunked(st: Structure, ks, ons, depth: int, level: int, chunk: in
     return Propagation(st, SinglePremises(st, ks, ons), _Chunks(runs, sizes), depth, level), True
 
 
+def structure(grid: Grid, depth: int) -> Structure:
+    """The `Structure` of `grid` at `depth`, kept per grid (`linkgraph.grid.cached`): the net
+    rungs of one depth (contradiction, double, verity; nested at that depth) read the same one.
+
+    >>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> lg.nets.search.structure(grid, 1) is lg.nets.search.structure(grid, 1)
+    True
+    """
+    return cached(("net-structure", depth), grid, lambda g: Structure(g, depth=depth))
+
+
 class _Search:
     """One propagation of every premise of a grid (no nesting, no chunks) and the branch
     proofs explained so far: the contradiction, verity and double rungs look at the same
     grid in turn and share it (`linkgraph.grid.cached`)."""
 
     def __init__(self, grid: Grid, depth: int, start: str):
-        self.st = st = Structure(grid, depth=depth)
+        self.st = st = structure(grid, depth)
         self.ks, self.ons = _premises(st, start)
         self.prop = propagate_singles(st, self.ks, self.ons, depth=depth) if st.size else None
         self.cache: dict = {}
@@ -317,7 +328,7 @@ def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, k
         if st.size == 0:
             return
     else:
-        st = Structure(grid, depth=depth)
+        st = structure(grid, depth)
         if st.size == 0:
             return
         ks, ons = _premises(st, start)

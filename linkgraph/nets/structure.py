@@ -233,7 +233,7 @@ class Structure:
     @cached_property
     def _by_target(self) -> dict[int, list[int]]:
         pt = self._patterns
-        cols, ks = np.nonzero(pt["T"] > 0.5)
+        cols, ks = pt["T"]
         by: dict[int, list[int]] = {}
         for c, kk in zip(cols.tolist(), ks.tolist()):
             p = int(pt["owner"][c])
@@ -412,11 +412,15 @@ class Structure:
                 t_cols += [col] * len(out)
                 col += 1
         K = len(col_owner)
-        A = np.zeros((L, K), dtype=np.float32)
-        A[a_rows, a_cols] = 1.0
         owner = np.array(col_owner, dtype=np.int32)
-        # elimination targets per (pattern, cover column): cover members outside every base
-        T = np.zeros((K, L), dtype=np.float32)
-        T[t_cols, t_ks] = 1.0
+        # A: (cover column, base member) pairs by column, then member (each member is in one
+        # base of a pattern and has one cover); T: (cover column, cover member outside every
+        # base) pairs, made in that order. Sparse: a dense (L, K) matrix cost more to fill and
+        # to scan than the whole enumeration above.
+        a_cols_arr = np.array(a_cols, dtype=np.int64)
+        a_rows_arr = np.array(a_rows, dtype=np.int64)
+        order = np.lexsort((a_rows_arr, a_cols_arr))
+        A = (a_cols_arr[order], a_rows_arr[order])
+        T = (np.array(t_cols, dtype=np.int64), np.array(t_ks, dtype=np.int64))
         sizes = np.array([len(combo) for _, combo, _ in pats], dtype=np.float32)
-        return {"pats": pats, "A": A, "owner": owner, "T": T, "sizes": sizes, "P": P}
+        return {"pats": pats, "A": A, "owner": owner, "T": T, "sizes": sizes, "P": P, "K": K}
