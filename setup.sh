@@ -4,6 +4,8 @@
 #                     is there, solve the built-in example
 #   ./setup.sh test   the same set-up with the test extras and Debian's chromium (the explorer's browser
 #                     test), then run the test suite (extra args go to pytest)
+#   ./setup.sh docs   the same set-up with the docs extras, then build the documentation site into
+#                     docs/_build/html (warnings are errors; extra args go to sphinx-build)
 set -euo pipefail
 cd "$(dirname "$0")"
 mode="${1:-run}"; shift || true
@@ -65,7 +67,14 @@ case "$mode" in
     ensure_venv "[test]"
     exec .venv/bin/python -m pytest "$@"
     ;;
+  docs)
+    ensure_dot
+    ensure_venv "[docs]"
+    .venv/bin/python -m sphinx -W --keep-going -b html "$@" docs docs/_build/html \
+      || die "the documentation did not build (see the messages above)"
+    echo "setup: the documentation is in docs/_build/html/index.html"
+    ;;
   *)
-    die "unknown mode '$mode': use './setup.sh run' or './setup.sh test'"
+    die "unknown mode '$mode': use './setup.sh run', './setup.sh test' or './setup.sh docs'"
     ;;
 esac

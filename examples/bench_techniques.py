@@ -1,4 +1,8 @@
-"""Time each pattern and chain technique per call, on positions stuck after the basic ladder.
+"""
+Time each technique per call
+============================
+
+Each pattern and chain technique timed per call, on positions stuck after the basic ladder.
 
 The solver asks each rung of the ladder for its first step that makes
 progress, over and over, so what counts is the time of one such call. For
@@ -46,7 +50,7 @@ def first_step(find, grid):
 
 
 def main(argv: list[str] | None = None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description='Time each technique per call')
     p.add_argument("--corpus", default="top1465", help="corpus name or puzzle file (default top1465)")
     p.add_argument("--every", type=int, default=10, help="take every N-th puzzle (default 10)")
     p.add_argument("--limit", type=int, default=None, help="at most this many positions")

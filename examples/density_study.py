@@ -1,4 +1,8 @@
-"""Does strong-link density predict the SE rating?  A small study, end to end.
+"""
+Does strong-link density predict the SE rating?
+===============================================
+
+A small study, end to end.
 
 Two SE-rated corpora cover the difficulty range: sudoku_exchange_diabolical
 (SE 5.0-9.3) and hardest_1106 (ER 9.7-11.9). For each puzzle we apply the
@@ -34,7 +38,8 @@ from linkgraph.research.batch import iter_batch
 from linkgraph.io import read_puzzles
 from linkgraph.research.metrics import POSITION_COLUMNS
 
-ROOT = Path(__file__).resolve().parent.parent
+# The repository root (the documentation's gallery runs the script from examples/, without __file__).
+ROOT = (Path(__file__).resolve().parent if "__file__" in globals() else Path.cwd().resolve()).parent
 SHARED = ROOT.parent / "shared" / "puzzles"
 SHIPPED = ROOT / "linkgraph" / "data" / "puzzles"
 #: (label, file in ../shared/puzzles, shipped stand-in)
@@ -85,7 +90,7 @@ def spearman(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description='Does strong-link density predict the SE rating?')
     ap.add_argument("--corpora", type=Path, default=SHARED, help="folder of the shared corpora")
     ap.add_argument("--per-corpus", type=int, default=500, help="puzzles per corpus (default 500)")
     ap.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
@@ -158,9 +163,11 @@ def main(argv: list[str] | None = None) -> int:
     fig.tight_layout()
     figure = args.out.with_suffix(".png")
     fig.savefig(figure, metadata={"Software": None})
+    plt.close(fig)
     print(f"\nfigure: {figure}", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if status := main():  # no sys.exit(0): the docs gallery runs this block in-process
+        sys.exit(status)

@@ -1,4 +1,8 @@
-"""Regenerate the diagrams/ gallery: the seed's forcing chains and one forcing net, drawn.
+"""
+The diagrams/ gallery: forcing chains and a forcing net, drawn
+==============================================================
+
+Regenerates diagrams/: the seed's forcing chains and one forcing net, drawn.
 
 The gallery shows what `linkgraph.draw.graphviz` draws, on examples a reader can
 check against their source:
@@ -37,7 +41,8 @@ from linkgraph.io import read_puzzles
 from linkgraph.draw.graphviz import render
 from linkgraph.solver import prepare
 
-ROOT = Path(__file__).resolve().parent.parent
+# The repository root (the documentation's gallery runs the script from examples/, without __file__).
+ROOT = (Path(__file__).resolve().parent if "__file__" in globals() else Path.cwd().resolve()).parent
 PUZZLES = ROOT / "linkgraph" / "data" / "puzzles"
 COMMAND = ".venv/bin/python examples/make_diagrams.py"
 
@@ -178,4 +183,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if status := main():  # no sys.exit(0): the docs gallery runs this block in-process
+        sys.exit(status)

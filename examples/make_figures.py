@@ -1,4 +1,8 @@
-"""Regenerate the study figures in diagrams/figures/ from the study data in diagrams/figures/data/.
+"""
+Study figures: our rating against SE's, strong links against the rating
+=======================================================================
+
+Regenerates the study figures in diagrams/figures/ from the study data in diagrams/figures/data/.
 
 Two studies, on the shipped 1,000-puzzle sample of sudoku_exchange_diabolical (each line
 carries its Sudoku Explainer rating):
@@ -27,7 +31,8 @@ from pathlib import Path
 from linkgraph.research.batch import iter_batch
 from linkgraph.research.figures import plot
 
-ROOT = Path(__file__).resolve().parent.parent
+# The repository root (the documentation's gallery runs the script from examples/, without __file__).
+ROOT = (Path(__file__).resolve().parent if "__file__" in globals() else Path.cwd().resolve()).parent
 SAMPLE = ROOT / "linkgraph" / "data" / "puzzles" / "diabolical_sample.txt"
 OUT = ROOT / "diagrams" / "figures"
 
@@ -58,7 +63,7 @@ def refresh(data: Path) -> None:
     data.mkdir(parents=True, exist_ok=True)
     for name, (job, options, limit, columns) in STUDIES.items():
         lines = list(read_puzzles(SAMPLE, limit=limit))
-        rows = list(iter_batch(lines, job, options, times=False))
+        rows = list(iter_batch(lines, job, options=options, times=False))
         with open(data / name, "w", newline="", encoding="utf-8") as fh:
             w = csv.DictWriter(fh, columns, extrasaction="ignore", lineterminator="\n")
             w.writeheader()
@@ -79,7 +84,7 @@ def draw(outdir: Path, data: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description="Regenerate the study figures in diagrams/figures/")
     ap.add_argument("outdir", nargs="?", type=Path, default=OUT, help="where to write (default diagrams/figures/)")
     ap.add_argument("--refresh", action="store_true", help="re-run the studies' batches first")
     args = ap.parse_args(argv)
@@ -92,4 +97,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if status := main():  # no sys.exit(0): the docs gallery runs this block in-process
+        sys.exit(status)

@@ -1,6 +1,8 @@
-"""How well does linkgraph's rating follow Sudoku Explainer's? Spearman over a rated corpus.
+"""
+How well does linkgraph's rating follow Sudoku Explainer's?
+============================================================
 
-Reads the output of ``linkgraph batch FILE --job solve`` (CSV or JSONL) for a
+Spearman's rank correlation over a rated corpus. The script reads the output of ``linkgraph batch FILE --job solve`` (CSV or JSONL) for a
 puzzle file whose second column is an SE rating (sudoku_exchange_diabolical,
 hardest_1106), keeps the rows that are solved and have a numeric SE rating,
 and prints Spearman's rank correlation between the SE rating and ours
@@ -19,6 +21,12 @@ same study measures how closely that emulation follows SE:
 
     linkgraph batch linkgraph/data/puzzles/diabolical_sample.txt --job solve --ladder se --out se.csv
     python examples/rating_study.py se.csv
+
+Or it solves the puzzles itself (``--solve FILE``, with ``--ladder`` and
+``--limit``), as the documentation's gallery runs it on the first 120 lines of
+the shipped diabolical sample:
+
+    python examples/rating_study.py --solve linkgraph/data/puzzles/diabolical_sample.txt --ladder se --limit 120
 
 Spearman's rho is Pearson's correlation of the ranks (ties get their mean
 rank), computed here with numpy.
@@ -67,13 +75,30 @@ def read_rows(path: Path) -> list[dict]:
         return list(csv.DictReader(fh))
 
 
+def solve_rows(path: Path, ladder: str, limit: int | None) -> list[dict]:
+    """The rows of ``linkgraph batch PATH --job solve --ladder LADDER`` (on every core), in file order."""
+    from linkgraph.io import read_puzzles
+    from linkgraph.research.batch import iter_batch
+
+    return list(iter_batch(read_puzzles(path, limit=limit), "solve", options={"ladder": ladder}, times=False))
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", type=Path,
+    ap = argparse.ArgumentParser(description="How well does linkgraph's rating follow Sudoku Explainer's?")
+    ap.add_argument("results", type=Path, nargs="?",
                     help="output of `linkgraph batch FILE --job solve` (.csv or .jsonl), or a `linkgraph verify --log` file")
+    ap.add_argument("--solve", type=Path, metavar="FILE",
+                    help="solve the SE-rated puzzle file FILE here instead of reading results")
+    ap.add_argument("--ladder", default="default", help="the ladder for --solve (default: default; se: SE's path)")
+    ap.add_argument("--limit", type=int, help="with --solve: the first N puzzles only")
     args = ap.parse_args(argv)
+    if (args.results is None) == (args.solve is None):
+        ap.error("give a results file or --solve FILE (one of them)")
+    rows = solve_rows(args.solve, args.ladder, args.limit) if args.solve else read_rows(args.results)
+    if args.solve:
+        print(f"solved {len(rows)} puzzles of {args.solve.name} with --ladder {args.ladder}")
     pairs, unsolved, unrated = [], 0, 0
-    for row in read_rows(args.results):
+    for row in rows:
         if "verify" in row:  # the header line of a `linkgraph verify --log` file
             continue
         try:
@@ -100,4 +125,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if status := main():  # no sys.exit(0): the docs gallery runs this block in-process
+        sys.exit(status)

@@ -2,19 +2,19 @@
 
 One name for each thing, everywhere:
 
-=================  =====================  ==================================
-thing              text form              Python
-=================  =====================  ==================================
-cell               ``r2c8``               ``Cell(row=1, col=7)``
-digit              ``1`` ... ``9``        ``int``, the digit itself
-candidate          ``r2c8#1``             ``Candidate(Cell(1, 7), 1)``
-literal ON / OFF   ``+r2c8#1``/``-r2c8#1`` ``Literal(cand, on=True)``; ``~lit``
-house              ``r2`` ``c8`` ``b3``   ``House("row", 1)``
+=================  ==========================  ===================================
+thing              text form                   Python
+=================  ==========================  ===================================
+cell               ``r2c8``                    ``Cell(row=1, col=7)``
+digit              ``1`` ... ``9``             ``int``, the digit itself
+candidate          ``r2c8#1``                  ``Candidate(Cell(1, 7), 1)``
+literal ON / OFF   ``+r2c8#1`` / ``-r2c8#1``   ``Literal(cand, on=True)``; ``~lit``
+house              ``r2`` ``c8`` ``b3``        ``House("row", 1)``
                    ``d1`` ``w1`` ``j5``
-set X              ``r2#1``, ``r2c8``     ``SetX``
-group node         ``r2c789#1``           ``Group``
-ALS node           ``r2468c4{1237}``      ``Als``
-=================  =====================  ==================================
+set X              ``r2#1``, ``r2c8``          ``SetX``
+group node         ``r2c789#1``                ``Group``
+ALS node           ``r2468c4{1237}``           ``Als``
+=================  ==========================  ===================================
 
 Integers are 0-based and text is 1-based: rows, columns and cell indices count
 from 0 in code and from 1 in strings. Digits are never shifted.

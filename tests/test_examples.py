@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import importlib.util
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,56 @@ def test_rating_study_reads_batch_rows(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "puzzles 3 (left out: 1 unsolved, 1 without an SE rating)" in out
     assert "Spearman rho = 1.000" in out
+
+
+def test_rating_study_solves_a_file_itself(capsys):
+    # --solve runs the batch job here; the SE ratings read back are the file's own column
+    path = ROOT / "linkgraph/data/puzzles/diabolical_sample.txt"
+    assert load("rating_study").main(["--solve", str(path), "--limit", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "solved 5 puzzles of diabolical_sample.txt with --ladder default" in out
+    assert "puzzles 5 (left out: 0 unsolved, 0 without an SE rating)" in out
+    se = sorted(float(line.split("\t")[1]) for line in path.read_text().splitlines()[:5])
+    bands = {f"{int(r * 2) / 2:4.1f}" for r in se}
+    assert all(f"\n{band}-" in out for band in bands)
+
+
+def test_rating_study_wants_one_source(capsys):
+    with pytest.raises(SystemExit) as stop:
+        load("rating_study").main([])
+    assert stop.value.code == 2
+
+
+CONCEPTS = ROOT / "diagrams" / "concepts"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _svg_edges(svg: Path) -> dict[str, bool]:
+    """Edge ('a--b', ends sorted) -> whether it is drawn dashed."""
+    import xml.etree.ElementTree as ET
+
+    out = {}
+    for g in ET.parse(svg).getroot().iter(f"{SVG}g"):
+        if g.get("class") == "edge":
+            path = g.find(f"{SVG}path")
+            ends = sorted(g.findtext(f"{SVG}title").replace("->", "--").split("--"))
+            out["--".join(ends)] = bool(path is not None and path.get("stroke-dasharray"))
+    return out
+
+
+@pytest.mark.skipif(shutil.which("neato") is None, reason="Graphviz not installed")
+def test_concept_diagrams_are_fresh_and_draw_row_2(tmp_path):
+    pytest.importorskip("matplotlib")
+    written = load("concept_diagrams").write_concepts(tmp_path)
+    assert sorted(p.name for p in written) == sorted(p.name for p in CONCEPTS.iterdir())
+    # row 2 of the GNPX position after the basic ladder, read off its candidate grid by hand:
+    # r2c4 {1,2,8}, r2c6 {2,8}, r2c8 {1,2}. Strong: r2#1, r2#8 and the two bivalue cells;
+    # weak: the three pairs of r2c4 and the three places of 2 in row 2.
+    edges = _svg_edges(tmp_path / "links-row2.svg")
+    strong = {"r2c4#1--r2c8#1", "r2c8#1--r2c8#2", "r2c6#2--r2c6#8", "r2c4#8--r2c6#8"}
+    weak = {"r2c4#1--r2c4#2", "r2c4#1--r2c4#8", "r2c4#2--r2c4#8",
+            "r2c4#2--r2c6#2", "r2c4#2--r2c8#2", "r2c6#2--r2c8#2"}
+    assert {e for e, dashed in edges.items() if not dashed} == strong
+    assert {e for e, dashed in edges.items() if dashed} == weak
+    for name in ("links-row2.svg", "implication-path.svg", "net-plus.flow.svg", "net-nested.flow.svg"):
+        assert _svg_edges(tmp_path / name) == _svg_edges(CONCEPTS / name), f"{name} is stale: run examples/concept_diagrams.py"

@@ -43,7 +43,8 @@ Pattern proofs (``P.graph["kind"] == "pattern"``) state ``base`` and
 an eliminated candidate lies in a cover set, in no base set, and sees every
 fin (a base candidate outside the covers); a placement is the last live
 member of a base set. This one rule covers singles, locked candidates,
-subsets and (finned) fish.
+subsets and (finned) fish; a placement may also be the last live member of any set X once
+the step's own eliminations are made (a direct rule: the pattern's eliminations leave a single).
 
 Uniqueness proofs (``P.graph["assumes"] == "uniqueness"``: unique rectangles
 and BUG+1, opt-in techniques) rest on the puzzle having one solution, which no
@@ -259,8 +260,13 @@ class _Checker:
                 self.fail(f"elimination {cand} does not see fin {self.name(blind[0])}")
         for cand in sorted(self.step.placements):
             k = self.g.index(cand)
-            if not any(mem - elims == {k} for mem in base_live):
-                self.fail(f"placement {cand} is not the last live member of a base set (base {base_text})")
+            if any(mem - elims == {k} for mem in base_live):
+                continue
+            # a placement the step's own eliminations leave as the last member of a set X
+            # (Sudoku Explainer's direct rules: a locking or hidden set that leaves a single)
+            if elims and any(self.set_live(int(s)) - elims == {k} for s in self.g.cand_sets[k]):
+                continue
+            self.fail(f"placement {cand} is not the last live member of a base set (base {base_text})")
 
     # ---- chains and nets --------------------------------------------------
     def check_graph(self) -> None:

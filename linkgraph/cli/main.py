@@ -14,14 +14,16 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from linkgraph.cli import batch, bench, chains, compare, convert, links, nets, path, plot, render, serve, solve, verify
+from linkgraph.cli import (
+    batch, bench, chains, compare, convert, links, nets, path, plot, rate, render, serve, solve, verify,
+)
 from linkgraph.errors import LinkgraphError, describe
 from linkgraph import __version__
 
 __all__ = ["COMMANDS", "main"]
 
 #: The subcommand modules, in help order.
-COMMANDS = (solve, links, path, chains, nets, render, serve, verify, batch, compare, plot, bench, convert)
+COMMANDS = (solve, links, path, chains, nets, render, serve, verify, rate, batch, compare, plot, bench, convert)
 
 
 class _Parser(argparse.ArgumentParser):

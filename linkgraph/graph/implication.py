@@ -4,15 +4,15 @@
 are `Literal` values (``+r2c8#1`` ON, ``-r2c8#1`` OFF) and whose edges are
 single inferences:
 
-==========================  ===========================================  ======
-link in G                   edges in D                                   kind
-==========================  ===========================================  ======
-weak A - B                  +A -> -B, +B -> -A                           weak
-strong A = B (a set X)      the two weak edges, and -A -> +B, -B -> +A   strong
-ALS strong cand(x) = cand(y)  -cand(x) -> +cand(y), -cand(y) -> +cand(x)  strong
-ALS weak ``Als - o``        -cand(x) -> -o for each digit x != o's digit
-                            with one cell in the ALS                     strong
-==========================  ===========================================  ======
+==============================  =================================================  ======
+link in G                       edges in D                                         kind
+==============================  =================================================  ======
+weak A - B                      +A -> -B, +B -> -A                                 weak
+strong A = B (a set X)          the two weak edges, and -A -> +B, -B -> +A         strong
+ALS strong cand(x) = cand(y)    -cand(x) -> +cand(y), -cand(y) -> +cand(x)         strong
+ALS weak ``Als - o``            -cand(x) -> -o for each digit x != o's digit       strong
+                                with one cell in the ALS
+==============================  =================================================  ======
 
 Group nodes take part like candidates (``+r2c46#2`` means 2 is in one of the
 cells). Edge attributes are ``kind``, ``family`` and ``via`` copied from the

@@ -58,6 +58,7 @@ JOBS: Mapping[str, str] = {
     "nets": "linkgraph.research.jobs:nets_job",
     "metrics": "linkgraph.research.jobs:metrics_job",
     "oracle": "linkgraph.research.jobs:oracle_job",
+    "rate": "linkgraph.research.jobs:rate_job",
 }
 
 

@@ -25,7 +25,8 @@ from linkgraph.grid import Grid
 from linkgraph.io import PuzzleLine
 from linkgraph.research.metrics import POSITION_COLUMNS, proof_size, solve_columns, solve_metrics
 
-__all__ = ["CHECKPOINTS", "PATH_METRICS", "chains_job", "links_job", "metrics_job", "nets_job", "oracle_job", "solve_job"]
+__all__ = ["CHECKPOINTS", "PATH_METRICS", "RATE_COLUMNS", "chains_job", "links_job", "metrics_job", "nets_job",
+           "oracle_job", "rate_job", "solve_job"]
 
 
 def _columns(cols):
@@ -139,6 +140,40 @@ def solve_job(line: PuzzleLine, options: dict) -> dict:
     if options.get("path"):
         record.update(_path_metrics(result, options))
     return record
+
+
+#: The columns of `rate_job`.
+RATE_COLUMNS = ["er", "ep", "ed", "solved", "steps", "hardest", "seconds", "stopped"]
+
+
+@_columns(lambda options: list(RATE_COLUMNS))
+def rate_job(line: PuzzleLine, options: dict) -> dict:
+    """Sudoku Explainer's ER/EP/ED (`linkgraph.techniques.se.solver.rate`), the number of
+    steps, the hardest step's SE name and the process time in seconds.
+
+    Options: ``max_level`` (the deepest nesting level tried, default 5), ``budget`` (seconds
+    of path after which the walk stops between steps: ``stopped`` says ``time-limit``).
+
+    >>> line = lg.io.parse_line(lg.samples.EULER_01, 1)
+    >>> r = lg.research.jobs.rate_job(line, {})
+    >>> r["er"], r["ep"], r["ed"], r["solved"]
+    (1.2, 1.2, 1.2, True)
+    """
+    import time
+
+    from linkgraph.techniques.se.solver import rate
+
+    t0 = time.process_time()
+    deadline = None
+    if options.get("budget"):
+        deadline = time.monotonic() + float(options["budget"])
+    result = rate(line.grid(), max_level=int(options.get("max_level", 5)), deadline=deadline)
+    hardest = max(result.hints, key=lambda h: h.difficulty, default=None)
+    return {
+        "er": round(result.er, 1), "ep": round(result.ep, 1), "ed": round(result.ed, 1), "solved": result.solved,
+        "steps": len(result.hints), "hardest": hardest.name if hardest is not None else "",
+        "seconds": round(time.process_time() - t0, 3), "stopped": result.stopped,
+    }
 
 
 # ---- links and metrics ---------------------------------------------------------

@@ -18,7 +18,8 @@ Ladder specs, as taken by `resolve_ladder` and ``--ladder``:
 - ``"basic"``: the foundation rungs (singles, locked candidates, naked and
   hidden subsets of 2-4, basic fish of 2-4);
 - ``"all"``: every technique, opt-in ones (uniqueness, the big wings) included;
-- ``"se"``: Sudoku Explainer's path and rating, emulated (`linkgraph.techniques.serate`);
+- ``"se"``: Sudoku Explainer 1.2.1's path and rating (`linkgraph.techniques.serate`);
+- ``"sukaku"``: Sukaku Explainer's path and rating, emulated with our rungs (`linkgraph.techniques.sukaku`);
   it stands alone, not mixed with names;
 - a comma-separated list or sequence of names and of the specs above,
   applied in ladder order.
@@ -32,10 +33,11 @@ from difflib import get_close_matches
 from linkgraph.errors import UnknownTechniqueError
 from linkgraph.techniques.ladder import BASIC, LADDER, TECHNIQUES, Technique
 from linkgraph.techniques.serate import SE_LADDER
+from linkgraph.techniques.sukaku import SUKAKU_LADDER
 
-__all__ = ["BASIC", "LADDER", "SE_LADDER", "TECHNIQUES", "Technique", "resolve_ladder"]
+__all__ = ["BASIC", "LADDER", "SE_LADDER", "SUKAKU_LADDER", "TECHNIQUES", "Technique", "resolve_ladder"]
 
-_SPECS = ("default", "basic", "all", "se")
+_SPECS = ("default", "basic", "all", "se", "sukaku")
 
 
 def resolve_ladder(spec: str | Sequence[str] | None = None) -> tuple[Technique, ...]:
@@ -68,6 +70,10 @@ def resolve_ladder(spec: str | Sequence[str] | None = None) -> tuple[Technique, 
         if len([n for n in names if n.strip()]) > 1:
             raise UnknownTechniqueError(f"ladder {spec!r}: 'se' is a whole ladder of its own, not to be mixed with names")
         return SE_LADDER
+    if "sukaku" in (n.strip() for n in names):
+        if len([n for n in names if n.strip()]) > 1:
+            raise UnknownTechniqueError(f"ladder {spec!r}: 'sukaku' is a whole ladder of its own, not to be mixed with names")
+        return SUKAKU_LADDER
     wanted: set[str] = set()
     for raw in names:
         name = raw.strip()

@@ -163,7 +163,8 @@ def test_committed_gallery_is_fresh(fresh):
     labels and styles, and byte for byte with the Graphviz version that drew them (layouts move
     between versions)."""
     out, _ = fresh
-    # (diagrams/figures/ holds the study figures of examples/make_figures.py, checked in tests/research)
+    # (diagrams/figures/ holds the study figures of examples/make_figures.py, checked in tests/research;
+    # diagrams/concepts/ the pictures of examples/concept_diagrams.py, checked in tests/test_examples.py)
     assert sorted(p.name for p in GALLERY.iterdir() if p.is_file()) == FILES, "run: .venv/bin/python examples/make_diagrams.py"
     assert (GALLERY / "README.md").read_text() == (out / "README.md").read_text()
     for name in FILES:

@@ -1,0 +1,127 @@
+"""``linkgraph rate FILE|PUZZLE``: Sudoku Explainer's ER/EP/ED, one line per puzzle.
+
+Each line is ``<puzzle> <ER>/<EP>/<ED> <seconds>s`` as serate rates it (SE 1.2.1's path:
+`linkgraph.techniques.se`); ``--format jsonl`` writes one JSON object per puzzle instead
+(``line``, ``puzzle``, ``er``, ``ep``, ``ed``, ``seconds``, ``solved``, ``steps``,
+``hardest``, ``error``). Seconds are the process time of the worker that rated the
+puzzle. Files run on all cores (``--workers``) or on a Dask cluster (``--scheduler``);
+``--log F`` keeps a JSON Lines row per finished puzzle, and ``--resume`` reads those rows
+back instead of rating their puzzles again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from linkgraph.errors import OptionError, PuzzleFormatError
+from linkgraph.io import PuzzleLine, parse_line, read_puzzles
+from linkgraph.research.batch import iter_batch
+from linkgraph.research.output import Progress, count_puzzles
+from linkgraph.research.runner import interrupt_on_sigterm
+
+__all__ = ["add_parser", "run"]
+
+_KEYS = ("line", "puzzle", "er", "ep", "ed", "seconds", "solved", "steps", "hardest", "error")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("rate", help="Sudoku Explainer's rating ER/EP/ED of every puzzle (serate)",
+                       description=__doc__.split("\n\n")[0])
+    p.add_argument("input", metavar="FILE|PUZZLE", help="a puzzle file (one puzzle a line), an 81-character puzzle, or -")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format (default: text)")
+    p.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786)")
+    p.add_argument("--timeout", type=float, metavar="S", help="give up a puzzle after S seconds (an error row)")
+    p.add_argument("--log", metavar="F", help="append a JSON Lines row per finished puzzle to F")
+    p.add_argument("--resume", action="store_true", help="with --log: take the puzzles already in F from it")
+    p.add_argument("--progress", action="store_true", default=None,
+                   help="show the progress line even when stderr is not a terminal")
+    p.add_argument("--limit", type=int, metavar="N", help="only the first N puzzle lines")
+    p.add_argument("--max-level", type=int, default=5, choices=range(0, 6), metavar="0-5",
+                   help="deepest nesting level of dynamic chains tried (default 5, SE's)")
+    p.set_defaults(run=run)
+
+
+def _text(row: dict) -> str:
+    if row.get("error"):
+        return f"{row['puzzle']} error: {row['error']}"
+    return f"{row['puzzle']} {row['er']:.1f}/{row['ep']:.1f}/{row['ed']:.1f} {row['seconds']:.2f}s"
+
+
+def _row(raw: dict) -> dict:
+    return {k: raw.get(k) for k in _KEYS}
+
+
+def _lines(args) -> tuple[list[PuzzleLine] | None, Path | None]:
+    if args.input == "-":
+        text = sys.stdin.read()
+        return [parse_line(t, i) for i, t in enumerate(text.splitlines(), 1) if t.strip() and not t.startswith("#")], None
+    path = Path(args.input)
+    if path.is_file():
+        return None, path
+    if len(args.input.strip()) >= 16 and not path.suffix:
+        return [parse_line(args.input, 1)], None
+    raise PuzzleFormatError(f"{args.input}: neither a file nor a puzzle")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.workers is not None and args.workers < 1:
+        raise OptionError(f"--workers: expected a positive number, found {args.workers}")
+    if args.resume and not args.log:
+        raise OptionError("--resume needs --log F")
+    if args.limit is not None and args.limit < 1:
+        raise OptionError(f"--limit: expected a positive number, found {args.limit}")
+    if args.timeout is not None and args.timeout <= 0:
+        raise OptionError(f"--timeout: expected a positive number of seconds, found {args.timeout}")
+    given, path = _lines(args)
+    done: dict[int, dict] = {}
+    if args.resume and Path(args.log).is_file():
+        for number, text in enumerate(Path(args.log).read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                row = json.loads(text)
+                done[int(row["line"])] = row
+            except (ValueError, KeyError, TypeError):
+                if number < len(Path(args.log).read_text(encoding="utf-8").splitlines()):
+                    raise OptionError(f"--resume: {args.log} line {number}: not a row of linkgraph rate") from None
+    lines = given if given is not None else list(read_puzzles(path, limit=args.limit))
+    if given is not None and args.limit:
+        lines = lines[: args.limit]
+    todo = [ln for ln in lines if ln.number not in done]
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    progress = Progress(len(lines), sys.stderr) if show and len(lines) > 1 else None
+    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    options = {"max_level": args.max_level}
+    bad = 0
+    out = sys.stdout
+    try:
+        with interrupt_on_sigterm():
+            rows = iter_batch(todo, "rate", options=options, workers=args.workers or (1 if len(todo) < 2 else None),
+                              timeout=args.timeout, scheduler=args.scheduler, times=False, chunksize=1)
+            fresh = {}
+            count = 0
+            it = iter(rows)
+            for line in lines:
+                if line.number in done:
+                    row = _row(done[line.number])
+                else:
+                    row = _row(next(it))
+                    fresh[line.number] = row
+                    if log is not None:
+                        log.write(json.dumps(row) + "\n")
+                        log.flush()
+                if row.get("error"):
+                    bad += 1
+                out.write((json.dumps(row) if args.format == "jsonl" else _text(row)) + "\n")
+                out.flush()
+                count += 1
+                if progress is not None:
+                    progress.update(count, len(fresh))
+            if progress is not None:
+                progress.close(count, len(fresh))
+    finally:
+        if log is not None:
+            log.close()
+    return 2 if bad else 0
