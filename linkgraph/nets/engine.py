@@ -95,7 +95,7 @@ class Tables:
         nonempty = [i for i, x in enumerate(gr["outA"]) if len(x)]
         always = np.array([not len(x) for x in gr["outA"]], dtype=bool)
         idx, start, _ = _segments([gr["outA"][i] for i in nonempty])
-        ps, ks = np.nonzero(gr["outB"] > 0.5)
+        ps, ks = gr["outB"]  # (pair, candidate) pairs, by pair then candidate
         return np.array(nonempty, dtype=np.int64), always, idx, start, _targets(ps, ks)
 
     @cached_property
