@@ -51,6 +51,7 @@ from itertools import count
 
 import numpy as np
 
+from linkgraph.bitops import sparse_nonzero
 from linkgraph.errors import OptionError, check_choice
 from linkgraph.grid import Grid, cached
 from linkgraph.model import Literal, sort_key
@@ -211,7 +212,7 @@ def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds, *, bo
             every = sp[gm[:, 0]]
             for c in range(1, gm.shape[1]):
                 every &= sp[gm[:, c]]
-            jj, yy = np.nonzero(every)
+            jj, yy = sparse_nonzero(every)
             if not len(jj):
                 continue
             lbs = np.zeros(len(jj), dtype=np.int64)
@@ -228,7 +229,7 @@ def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds, *, bo
         okpair = ok[on_rows] & ok[off_rows]
         both = np.stack([prop.on[on_rows] & prop.on[off_rows], prop.off[on_rows] & prop.off[off_rows]], axis=1)
         both &= okpair[:, None, None]
-        kk, ff, yy = np.nonzero(both)
+        kk, ff, yy = sparse_nonzero(both)
         if len(kk):
             lbs = np.zeros(len(kk), dtype=np.int64)
             for f, flag in ((0, True), (1, False)) if bounds else ():
