@@ -111,18 +111,18 @@ class Tables:
         return idx, start, pcols, pt["sizes"] < 2.5, owner, _targets(cols, ks)
 
 
-_KERNELS: tuple | None = None
+_KERNELS = None
 
 
-def kernels() -> tuple:
-    """(`linkgraph.nets.kernel.set_summary`, `linkgraph.nets.kernel.derive`), imported on the
-    first propagation: numba takes a fifth of a second and 60 MB to import, which commands
-    that never search a net should not pay."""
+def kernels():
+    """The module `linkgraph.nets.kernel`, imported on the first propagation: numba takes a
+    fifth of a second and 60 MB to import, which commands that never search a net should
+    not pay."""
     global _KERNELS
     if _KERNELS is None:
         from linkgraph.nets import kernel
 
-        _KERNELS = kernel.set_summary, kernel.derive
+        _KERNELS = kernel
     return _KERNELS
 
 
@@ -198,31 +198,26 @@ class Run:
         return r[0], r[1]
 
     def _rows(self, b: int) -> np.ndarray:
-        """`round_of` for every literal of one branch, ON and OFF as a (2, L) array: one word
-        column of the stacks per packed level."""
-        r = np.where(np.stack([self.on0[b], self.off0[b]]), 0, -1)
+        """`round_of` for every literal of one branch, ON and OFF as a (2, L) array."""
+        return self.rows_many(np.array([b], dtype=np.int64))[0]
+
+    @cached_property
+    def _kernel_stack(self) -> np.ndarray:
+        """`_stack2`, or an empty (2, 0, L, W) stack before any round (what
+        `linkgraph.nets.kernel.first_rounds` reads)."""
         stack = self._stack2
-        if stack is not None:
-            hit = ((stack[:, :, :, b >> 6] >> np.uint64(b & 63)) & np.uint64(1)).astype(bool)  # (2, T, L)
-            r = np.where(hit.any(axis=1) & (r < 0), hit.argmax(axis=1) + 1, r)
-        if self.tail is not None:
-            pos = int(self.tail_pos[b])
-            if pos >= 0:
-                rt = self.tail._rows(pos)
-                r = np.where((r < 0) & (rt > 0), rt + self.t0, r)
-        return r
+        if stack is None:
+            L, W = self._start[0].shape
+            return np.zeros((2, 0, L, W), dtype=np.uint64)
+        return stack
 
     def rows_many(self, bs) -> np.ndarray:
-        """`_rows` of many branches at once, as an (n, 2, L) array."""
-        if len(bs) == 1:
-            return self._rows(int(bs[0]))[None]  # fewer steps for one branch
-        bs = np.asarray(bs, dtype=np.int64)
-        r = np.where(np.stack([self.on0[bs], self.off0[bs]], axis=1), 0, -1)
-        stack = self._stack2
-        if stack is not None and len(bs):
-            words = stack[:, :, :, bs >> 6]  # (2, T, L, n)
-            hit = ((words >> (bs & 63).astype(np.uint64)) & np.uint64(1)).astype(bool).transpose(3, 0, 1, 2)
-            r = np.where(hit.any(axis=2) & (r < 0), hit.argmax(axis=2) + 1, r)
+        """`_rows` of many branches at once, as an (n, 2, L) array: the first round each
+        literal is in the start or the words new in a round (`linkgraph.nets.kernel.first_rounds`),
+        then the compacted tail's rounds after ``t0`` for the literals still unset."""
+        bs = np.ascontiguousarray(bs, dtype=np.int64)
+        start_on, start_off = (np.ascontiguousarray(x, dtype=np.uint64) for x in self._start)
+        r = kernels().first_rounds(start_on, start_off, self._kernel_stack, bs)
         if self.tail is not None and len(bs):
             pos = self.tail_pos[bs]
             sel = np.flatnonzero(pos >= 0)
@@ -345,7 +340,7 @@ def _advance(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: 
     G = np.zeros((S + 1, 2 * W), dtype=np.uint64)  # per set: [any ON | at most one not OFF]; row S: padding
     mem, cs = tb.mem, tb.cs
     kargs = kernel_tables(tb, depth)
-    set_summary, derive = kernels()
+    set_summary, derive = kernels().set_summary, kernels().derive
     live = alive.copy()
     zero = bytes(8 * W)  # word-row tests through bytes: much cheaper than .any() on W words
     check = W >= 2

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["derive", "set_summary"]
+__all__ = ["derive", "first_rounds", "set_summary", "strong_sets", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -157,3 +157,92 @@ def derive(Z, G, cs, W, live, g_cond0, g_nonempty, g_idx, g_start, g_src, g_dst,
             Z[k, w] |= on
             Z[k, W + w] &= ~off
     return changed
+
+
+# ---- reading a run back (linkgraph.nets.engine.Run, linkgraph.nets.proof) ---------------
+
+@njit(cache=True, nogil=True)
+def first_rounds(start_on, start_off, stack, bs):  # pragma: no cover
+    """(len(bs), 2, candidates) int64: the round each literal of branch ``bs[i]`` was derived
+    in, ON then OFF: 0 for the start (`start_on`, `start_off`: (candidates, W) words), t for
+    the first of the words new in round t (`stack`: (2, T, candidates, W)), -1 for never."""
+    L = start_on.shape[0]
+    T = stack.shape[1]
+    out = np.full((len(bs), 2, L), -1, dtype=np.int64)
+    for i in range(len(bs)):
+        b = bs[i]
+        w = b >> 6
+        bit = np.uint64(b & 63)
+        one = np.uint64(1)
+        for k in range(L):
+            if (start_on[k, w] >> bit) & one:
+                out[i, 0, k] = 0
+            if (start_off[k, w] >> bit) & one:
+                out[i, 1, k] = 0
+        for f in range(2):
+            for t in range(T):
+                for k in range(L):
+                    if out[i, f, k] < 0 and (stack[f, t, k, w] >> bit) & one:
+                        out[i, f, k] = t + 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def weak_parents(ron, roff, sees):  # pragma: no cover
+    """Per branch (rows of int16 `ron`, `roff`) and OFF literal of round > 0, the least
+    (round, index) ON literal among those it sees (`sees`: (candidates, d) ascending, padded
+    with the candidate count) derived before it; -1 elsewhere."""
+    n, L = roff.shape
+    d = sees.shape[1]
+    out = np.full((n, L), -1, dtype=np.int64)
+    for i in range(n):
+        for k in range(L):
+            t = roff[i, k]
+            if t <= 0:
+                continue
+            best_r = 32767
+            for j in range(d):
+                m = sees[k, j]
+                if m >= L:
+                    break
+                r = ron[i, m]
+                if 0 <= r < t and r < best_r:
+                    best_r = r
+                    out[i, k] = m
+    return out
+
+
+@njit(cache=True, nogil=True)
+def strong_sets(ron, roff, others, base, real, sets):  # pragma: no cover
+    """Per branch (rows of int16 `ron`, `roff`) and ON literal of round > 0, the set among its
+    own (`sets`: (candidates, r)) whose other members (`others`: (candidates, r, w), padded
+    with the candidate count) were all OFF before it: the least ``base + (last OFF + 1) <<
+    20`` (`base`: fewest members, then lowest set); -1 when none (`real`: not a padding set)."""
+    n, L = ron.shape
+    r_, w_ = others.shape[1], others.shape[2]
+    out = np.full((n, L), -1, dtype=np.int64)
+    for i in range(n):
+        for k in range(L):
+            t = ron[i, k]
+            if t <= 0:
+                continue
+            best = np.int64(0x7FFFFFFFFFFFFFFF)
+            for s in range(r_):
+                if not real[k, s]:
+                    continue
+                last = 0
+                ok = True
+                for q in range(w_):
+                    m = others[k, s, q]
+                    v = roff[i, m] if m < L else 0
+                    if not 0 <= v < t:
+                        ok = False
+                        break
+                    if v > last:
+                        last = v
+                if ok:
+                    score = base[k, s] + (np.int64(last) + 1) * (1 << 20)
+                    if score < best:
+                        best = score
+                        out[i, k] = sets[k, s]
+    return out
