@@ -275,7 +275,7 @@ def _compact(st, ON, OFF, live, B, t, *, depth, level, track):
 
 def _select(words: np.ndarray, B: int, bs: np.ndarray, W: int) -> np.ndarray:
     """(L, W) words of the branches `bs` of `words` (bit i: branch ``bs[i]``)."""
-    return pack(unpack(words, B).take(bs, axis=1), words=W)  # rows stay contiguous: no transposed copy
+    return kernels().select_bits(np.ascontiguousarray(words, dtype=np.uint64), np.asarray(bs, dtype=np.int64), W)
 
 
 def _spread(cols: np.ndarray, ib: np.ndarray, W: int) -> np.ndarray:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["derive", "first_rounds", "set_summary", "strong_sets", "weak_parents"]
+__all__ = ["derive", "first_rounds", "select_bits", "set_summary", "strong_sets", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -245,4 +245,22 @@ def strong_sets(ron, roff, others, base, real, sets):  # pragma: no cover
                     if score < best:
                         best = score
                         out[i, k] = sets[k, s]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def select_bits(words, bs, W):  # pragma: no cover
+    """(rows, W) words whose bit i is bit ``bs[i]`` of the same row of `words` (rows, any):
+    the branches `bs` of a packed state, packed again from bit 0."""
+    R = words.shape[0]
+    out = np.zeros((R, W), dtype=np.uint64)
+    one = np.uint64(1)
+    for i in range(len(bs)):
+        b = bs[i]
+        w = b >> 6
+        bit = np.uint64(b & 63)
+        dw = i >> 6
+        dbit = np.uint64(i & 63)
+        for k in range(R):
+            out[k, dw] |= ((words[k, w] >> bit) & one) << dbit
     return out
