@@ -1,4 +1,6 @@
-"""Agreement of ``linkgraph rate`` with Sudoku Explainer's own ER/EP/ED.
+"""
+Agreement of ``linkgraph rate`` with Sudoku Explainer's own ER/EP/ED
+=====================================================================
 
 Usage::
 

@@ -20,7 +20,8 @@ Every message says where, what was expected and what was found, e.g.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 
 __all__ = [
     "GraphvizError",
@@ -34,6 +35,7 @@ __all__ = [
     "UnknownTechniqueError",
     "check_choice",
     "describe",
+    "option_flags",
 ]
 
 
@@ -111,14 +113,29 @@ def check_choice(option: str, values: Iterable[str], allowed: Iterable[str]) -> 
             )
 
 
-def describe(exc: BaseException) -> str:
+def describe(exc: BaseException, flags: Mapping[str, str] | None = None) -> str:
     """The one line that names an error to a user: ``PuzzleFormatError: line 3: ...``.
 
     The command line prints it after ``linkgraph: ``; the explorer's API answers it as
-    ``{"error": ...}``.
+    ``{"error": ...}``. An OptionError names an option as Python spells it
+    (``max_steps: ...``); given `flags` (`option_flags` of the command's parser) the
+    line names the command line's flag instead (``--max-steps: ...``).
 
     >>> lg.errors.describe(lg.OptionError("--depth: expected 0, 1 or 2, found 9"))
     'OptionError: --depth: expected 0, 1 or 2, found 9'
+    >>> lg.errors.describe(lg.OptionError("max_steps: expected a whole number >= 0, found -1"),
+    ...                    {"max_steps": "--max-steps"})
+    'OptionError: --max-steps: expected a whole number >= 0, found -1'
     """
-    return f"{type(exc).__name__}: {exc}"
+    message = str(exc)
+    if flags and isinstance(exc, OptionError):
+        m = re.match(r"([a-z][a-z_]*)(:| )", message)
+        if m and m.group(1) in flags:
+            message = flags[m.group(1)] + message[len(m.group(1)):]
+    return f"{type(exc).__name__}: {message}"
+
+
+def option_flags(parser) -> dict[str, str]:
+    """{option name as Python spells it: its longest flag} of an argparse parser (for `describe`)."""
+    return {a.dest: max(a.option_strings, key=len) for a in parser._actions if a.option_strings}
 

@@ -28,15 +28,30 @@ from linkgraph.bitops import pack
 from linkgraph.errors import NotationError, OptionError, PuzzleFormatError
 from linkgraph.model import Candidate, Cell, House, SetX
 
-__all__ = ["Geometry", "classic", "jigsaw", "sudoku_x", "windoku"]
+__all__ = ["Geometry", "classic", "frozen", "jigsaw", "sudoku_x", "windoku"]
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BOX_SHAPES = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4), 15: (3, 5), 16: (4, 4), 20: (4, 5), 25: (5, 5)}
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.setflags(write=False)
-    return a
+def frozen(a: np.ndarray) -> np.ndarray:
+    """`a` over immutable bytes (a copy, unless it is so already): read-only for good.
+
+    ``setflags(write=True)`` raises, unlike on an array merely flagged read-only.
+
+    >>> a = lg.geometry.frozen(np.zeros(3, dtype=bool))
+    >>> a.setflags(write=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot set WRITEABLE flag to True of this array
+    """
+    a = np.asarray(a)
+    root = a
+    while isinstance(root, np.ndarray) and root.base is not None:
+        root = root.base
+    if isinstance(root, bytes):
+        return a  # over immutable bytes already (a grid's givens passed on to the next grid)
+    return np.frombuffer(a.tobytes(), dtype=a.dtype).reshape(a.shape)
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,7 +99,7 @@ class Geometry:
         cell_sets = cells[:, None] * n + np.arange(n)[None, :]
         # house h, digit d: candidates house_cells[h, :] * n + d
         hd = self.house_cells[:, None, :] * n + np.arange(n)[None, :, None]
-        return _frozen(np.concatenate([cell_sets, hd.reshape(-1, n)]).astype(np.int32))
+        return frozen(np.concatenate([cell_sets, hd.reshape(-1, n)]).astype(np.int32))
 
     @cached_property
     def incidence(self) -> np.ndarray:
@@ -93,12 +108,12 @@ class Geometry:
         rows = self.set_members.ravel()
         cols = np.repeat(np.arange(self.number_of_sets), self.size)
         inc[rows, cols] = True
-        return _frozen(inc)
+        return frozen(inc)
 
     @cached_property
     def cand_sets(self) -> tuple[np.ndarray, ...]:
         """For each candidate, the indices of the sets X it belongs to."""
-        return tuple(_frozen(np.flatnonzero(row).astype(np.int32)) for row in self.incidence)
+        return tuple(frozen(np.flatnonzero(row).astype(np.int32)) for row in self.incidence)
 
     @cached_property
     def cell_houses(self) -> tuple[tuple[int, ...], ...]:
@@ -116,26 +131,26 @@ class Geometry:
         for cells in self.house_cells:
             m[np.ix_(cells, cells)] = True
         np.fill_diagonal(m, False)
-        return _frozen(m)
+        return frozen(m)
 
     @cached_property
     def peer_words(self) -> np.ndarray:
         """`peers` packed (`linkgraph.bitops.pack`), one row of uint64 words per cell, with an
         all-ones last row for padding (index ``number_of_cells``)."""
-        return _frozen(pack(self.peers, pad=True))
+        return frozen(pack(self.peers, pad=True))
 
     @cached_property
     def peer_lists(self) -> tuple[np.ndarray, ...]:
         """For each cell, its peer cell indices."""
-        return tuple(_frozen(np.flatnonzero(row).astype(np.int32)) for row in self.peers)
+        return tuple(frozen(np.flatnonzero(row).astype(np.int32)) for row in self.peers)
 
     @cached_property
     def sees(self) -> np.ndarray:
         """``(candidates, candidates)`` bool: two distinct candidates share a set X (a weak link)."""
-        inc = self.incidence.astype(np.uint8)
+        inc = self.incidence.astype(np.float32)  # float: BLAS (an integer product takes seconds at 16x16)
         m = (inc @ inc.T) > 0
         np.fill_diagonal(m, False)
-        return _frozen(m)
+        return frozen(m)
 
     @cached_property
     def intersections(self) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
@@ -181,7 +196,7 @@ class Geometry:
     def sees_words(self) -> np.ndarray:
         """`sees` packed (`linkgraph.bitops.pack`), one row of uint64 words per candidate, with an
         all-ones last row for padding (index ``number_of_candidates``)."""
-        return _frozen(pack(self.sees, pad=True))
+        return frozen(pack(self.sees, pad=True))
 
     @cached_property
     def _house_lookup(self) -> dict[House, int]:
@@ -281,7 +296,7 @@ def _build(n: int, name: str, parts: list[tuple[list[House], list[np.ndarray]]])
     for hs, cs in parts:
         houses += hs
         cells += cs
-    return Geometry(n, name, tuple(houses), _frozen(np.array(cells, dtype=np.int32)))
+    return Geometry(n, name, tuple(houses), frozen(np.array(cells, dtype=np.int32)))
 
 
 @lru_cache(maxsize=None)

@@ -28,13 +28,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from linkgraph.errors import InvalidPuzzleError, PuzzleFormatError
-from linkgraph.geometry import BOX_SHAPES, SYMBOLS, Geometry, classic
+from linkgraph.geometry import BOX_SHAPES, SYMBOLS, Geometry, classic, frozen
 from linkgraph.model import Candidate, Cell
 
 if TYPE_CHECKING:
     from linkgraph.steps import Step
 
-__all__ = ["DISPLAY", "Grid", "cached"]
+__all__ = ["DISPLAY", "Grid", "as_grid", "cached"]
 
 _FRAME = str.maketrans("", "", "|+-")
 _DECORATION = str.maketrans({ch: " " for ch in "|-+:*.'="})
@@ -66,12 +66,10 @@ class Grid:
         placed: np.ndarray | None = None,
     ):
         n = geometry.size
-        cands = np.array(cands, dtype=bool).reshape(n * n, n)
-        cands.setflags(write=False)
+        cands = frozen(np.asarray(cands, dtype=bool).reshape(n * n, n))
         if givens is None:
             givens = np.zeros(n * n, dtype=bool)
-        givens = np.array(givens, dtype=bool).reshape(n * n)
-        givens.setflags(write=False)
+        givens = frozen(np.asarray(givens, dtype=bool).reshape(n * n))
         if placed is None:
             # a lone digit whose peers are already clean counts as placed
             live = cands.reshape(-1)
@@ -80,8 +78,7 @@ class Grid:
             clean = ~(geometry.sees[ks] & live).any(axis=1)
             placed = givens.copy()
             placed[ks[clean] // n] = True
-        placed = np.array(placed, dtype=bool).reshape(n * n) & (cands.sum(axis=1) == 1)
-        placed.setflags(write=False)
+        placed = frozen(np.asarray(placed, dtype=bool).reshape(n * n) & (cands.sum(axis=1) == 1))
         self.geometry = geometry
         self.cands = cands
         self.givens = givens
@@ -338,6 +335,35 @@ class Grid:
         if self._hash is None:
             object.__setattr__(self, "_hash", hash((self.geometry.name, self.cands.tobytes())))
         return self._hash
+
+
+def as_grid(grid: Grid | str, *, name: str = "grid") -> Grid:
+    """`grid` itself, or the `Grid` a puzzle string or candidate grid reads as (`Grid.parse`).
+
+    What every public function that takes a grid calls first, so a puzzle string
+    works wherever a Grid does.
+
+    Raises
+    ------
+    TypeError
+        For anything but a Grid or a string, naming `name` and the type found.
+    PuzzleFormatError, InvalidPuzzleError
+        For a string that is no puzzle (see `Grid.parse`).
+
+    Examples
+    --------
+    >>> lg.grid.as_grid(lg.samples.EULER_01).number_of_unsolved
+    46
+    >>> lg.grid.as_grid(42)
+    Traceback (most recent call last):
+    ...
+    TypeError: grid: expected a Grid or a puzzle string, found int
+    """
+    if isinstance(grid, Grid):
+        return grid
+    if isinstance(grid, str):
+        return Grid.parse(grid)
+    raise TypeError(f"{name}: expected a Grid or a puzzle string, found {type(grid).__name__}")
 
 
 def _short(text: str, width: int = 24) -> str:

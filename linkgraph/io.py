@@ -1,4 +1,5 @@
-"""Puzzle files: one puzzle a line, with an optional name or rating column.
+"""Files in and out: puzzle files (one puzzle a line, with an optional name or rating
+column), and output files written whole or not at all.
 
 The layouts are those of the shared corpora:
 
@@ -39,6 +40,12 @@ One puzzle, in the formats other programs use (`parse_puzzle` reads each,
   cell, the cell's candidates (or its digit) as a bit mask (digit d is bit d-1)
   shifted left once, the lowest bit 1 for a given (9x9 only).
 
+Every file linkgraph writes (pictures, batch rows, sweep logs, plots) goes
+through `check_output` before any work, and is written by `atomic_path` or
+`atomic_write`: into a temporary file in the same folder, renamed onto the
+target when complete. A results file is then either the old one or the
+complete new one, also after ``kill -9`` or a full disk.
+
 References
 ----------
 SudoCue file formats (sdk, sdm, sdx, ss) by Ruud van der Werf; SudokuWiki's "Sudoku String
@@ -50,9 +57,13 @@ from __future__ import annotations
 import math
 import os
 import re
+import secrets
+import stat
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
@@ -68,9 +79,14 @@ __all__ = [
     "SUDOKUWIKI_URL",
     "SUFFIX_FORMATS",
     "PuzzleLine",
+    "atomic_path",
+    "atomic_write",
+    "check_input",
+    "check_output",
     "corpus_path",
     "detect_format",
     "format_puzzle",
+    "is_special",
     "parse_line",
     "parse_puzzle",
     "read_puzzles",
@@ -165,10 +181,28 @@ def read_puzzles(path: str | os.PathLike, *, limit: int | None = None, start: in
     >>> [(p.number, p.puzzle[:9]) for p in lines]
     [(1, '..3.2.6..'), (2, '2...8.3..')]
     """
-    path = Path(path)
-    if not path.is_file():  # at the call, before any output is written
-        raise PuzzleFormatError(f"{path}: no such file")
+    path = check_input(path)  # at the call, before any output is written
     return _read_lines(path, limit, start)
+
+
+def check_input(path: str | os.PathLike) -> Path:
+    """`path` as a Path if it is a file that can be read; PuzzleFormatError naming what it is otherwise.
+
+    >>> lg.io.check_input("no/such.txt")
+    Traceback (most recent call last):
+    ...
+    linkgraph.errors.PuzzleFormatError: no/such.txt: no such file
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise PuzzleFormatError(f"{path}: is a folder, not a puzzle file")
+    if is_special(path):
+        raise PuzzleFormatError(f"{path}: not a regular file (a device or a pipe)")
+    if not path.is_file():
+        raise PuzzleFormatError(f"{path}: no such file")
+    if not os.access(path, os.R_OK):
+        raise PuzzleFormatError(f"{path}: cannot read (permission denied)")
+    return path
 
 
 def _read_lines(path: Path, limit: int | None, start: int) -> Iterator[PuzzleLine]:
@@ -565,3 +599,133 @@ def _format_ss(grid: Grid) -> str:
     toks = grid.tokens()
     third = [[toks[r * 9 + c] for c in range(9)] for r in range(9)]
     return "\n\n".join("\n".join(framed(g)) for g in (first, second, third))
+# ---- output files: checked before any work, written whole or not at all ----------------------
+
+
+def check_output(path: str | os.PathLike, *, option: str = "--out") -> Path:
+    """`path` as a Path if a file can be written there; OptionError naming `option` and the fault.
+
+    Checked before any work starts, so a bad path costs nothing and changes nothing.
+
+    Examples
+    --------
+    >>> lg.io.check_output("no/such/folder/rows.csv", option="--out")
+    Traceback (most recent call last):
+    ...
+    linkgraph.errors.OptionError: --out no/such/folder/rows.csv: no such folder no/such/folder
+    """
+    path = Path(path)
+    folder = path.parent
+    if str(path) in ("", ".") or path.name in ("", ".", ".."):
+        raise OptionError(f"{option} {str(path)!r}: expected a file name")
+    if path.is_dir():
+        raise OptionError(f"{option} {path}: is a folder, expected a file")
+    if is_special(path):  # /dev/null, a pipe: written in place (atomic_path)
+        if not os.access(path, os.W_OK):
+            raise OptionError(f"{option} {path}: cannot write (permission denied)")
+        return path
+    if folder.exists() and not folder.is_dir():
+        raise OptionError(f"{option} {path}: {folder} is a file, not a folder")
+    if not folder.is_dir():
+        raise OptionError(f"{option} {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OptionError(f"{option} {path}: cannot write in {folder} (permission denied)")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise OptionError(f"{option} {path}: cannot write (permission denied)")
+    return path
+
+
+def is_special(path: str | os.PathLike) -> bool:
+    """True for an existing path that is neither a regular file nor a folder: a device, a pipe.
+
+    >>> lg.io.is_special("/dev/null"), lg.io.is_special(lg.io.corpus_path("euler96"))
+    (True, False)
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+@contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """A fresh temporary path beside `path` (same folder and suffix), renamed onto `path` if the block succeeds.
+
+    The block writes the temporary file by any means (a program's ``-o``, a
+    library's ``savefig``). When the block ends normally the file is flushed to
+    disk and renamed onto `path` (``os.replace``, atomic), taking the old file's
+    permissions; when it raises, the temporary file is removed and `path` is
+    left as it was. A `path` that is a device or a pipe (``/dev/null``,
+    ``/dev/stdout``) is written in place: it is never replaced by a file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> target = Path(tmp.name) / "out.txt"
+    >>> with lg.io.atomic_path(target) as part:
+    ...     _ = part.write_text("whole")
+    >>> target.read_text()
+    'whole'
+    >>> try:
+    ...     with lg.io.atomic_path(target) as part:
+    ...         _ = part.write_text("half")
+    ...         raise KeyboardInterrupt
+    ... except KeyboardInterrupt:
+    ...     pass
+    >>> target.read_text(), sorted(p.name for p in Path(tmp.name).iterdir())
+    ('whole', ['out.txt'])
+    >>> tmp.cleanup()
+    """
+    path = Path(path)
+    if is_special(path):  # /dev/null, /dev/stdout, a pipe: written in place, never replaced by a file
+        yield path
+        return
+    while True:
+        part = path.with_name(f".{path.name}.{secrets.token_hex(4)}{path.suffix}")
+        try:
+            os.close(os.open(part, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))  # umask applies
+            break
+        except FileExistsError:
+            continue
+    try:
+        yield part
+        _sync(part)
+        if path.exists():
+            os.chmod(part, stat.S_IMODE(os.stat(path).st_mode))
+        os.replace(part, path)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+
+
+def _sync(path: Path) -> None:
+    """Flush a file's data to disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8",
+                 newline: str | None = None) -> Iterator[IO]:
+    """An open file whose text replaces `path` when the block succeeds (`atomic_path`), and never half of it.
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> with lg.io.atomic_write(Path(tmp.name) / "rows.csv") as fh:
+    ...     _ = fh.write("line,error\\n")
+    >>> (Path(tmp.name) / "rows.csv").read_text()
+    'line,error\\n'
+    >>> tmp.cleanup()
+    """
+    with atomic_path(path) as part:
+        if "b" in mode:
+            encoding = None
+        with open(part, mode, encoding=encoding, newline=newline) as fh:
+            yield fh

@@ -299,7 +299,8 @@ def _is_single_cell(text: str, size: int | None) -> bool:
     pieces = _PIECE_RE.findall(text)
     if len(pieces) != 1:
         return False
-    return (size is not None and size > 9) or all(len(part) == 1 for part in pieces[0])
+    # no group has a row or column 0: 'r10c8' is row 10, which Candidate.parse puts in range
+    return (size is not None and size > 9) or all(len(part) == 1 or "0" in part for part in pieces[0])
 
 
 @dataclass(frozen=True, slots=True)

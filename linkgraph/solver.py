@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from linkgraph.chains.search import chain_search
-from linkgraph.errors import OptionError
-from linkgraph.grid import Grid
+from linkgraph.grid import Grid, as_grid
+from linkgraph.limits import Deadline, TimeLimitExceeded, check_count, check_seconds
 from linkgraph.nets.propagate import check_depth_level
 from linkgraph.nets.search import forcing_nets
 from linkgraph.samples import GNPX_FORCECHAIN
@@ -115,8 +115,10 @@ def _next_step(grid: Grid, techniques: Sequence[Technique], misses: dict | None 
     return None
 
 
-def hint(grid: Grid, *, ladder: LadderSpec = None) -> Step | None:
+def hint(grid: Grid | str, *, ladder: LadderSpec = None) -> Step | None:
     """The next step of the solve path: the easiest technique's first finding, or None.
+
+    `grid` may be a Grid or a puzzle string (`linkgraph.grid.as_grid`).
 
     Examples
     --------
@@ -127,18 +129,22 @@ def hint(grid: Grid, *, ladder: LadderSpec = None) -> Step | None:
     return None if found is None else found[0]
 
 
-def rated_hint(grid: Grid, *, ladder: LadderSpec = None) -> tuple[Step, float] | None:
+def rated_hint(grid: Grid | str, *, ladder: LadderSpec = None) -> tuple[Step, float] | None:
     """`hint` and the step's rating as its ladder rates it (``--ladder se``: as SE does), or None.
 
     >>> step, rating = lg.rated_hint(lg.Grid.parse(lg.samples.EULER_01), ladder="basic")
     >>> step.technique, rating
     ('hidden-single', 1.5)
     """
-    return _next_step(grid, _techniques(ladder))
+    return _next_step(as_grid(grid), _techniques(ladder))
+
+
+class _TimeUp(TimeLimitExceeded):
+    """The solve path's own time limit is up (caught by `solve`, never seen outside)."""
 
 
 def solve(
-    grid: Grid,
+    grid: Grid | str,
     *,
     ladder: LadderSpec = None,
     max_steps: int | None = None,
@@ -149,17 +155,17 @@ def solve(
 
     Parameters
     ----------
-    grid : Grid
-        The position to solve (a puzzle or a candidate grid).
+    grid : Grid or str
+        The position to solve (a puzzle or a candidate grid), or its text.
     ladder : str, sequence of str or of Technique, optional
         The techniques to use: ``"default"`` (None), ``"basic"``, ``"all"``, ``"se"`` or names;
         see `linkgraph.techniques.resolve_ladder`.
     max_steps : int, optional
-        Stop after this many steps.
+        Stop after this many steps (0 or more).
     time_limit : float, optional
-        Start no new step once this many seconds have passed. The step under
-        way is finished first, so a path may run over by one step (on the
-        hardest puzzles a nested-net step takes up to a few seconds).
+        Stop once this many seconds have passed, also inside a step: the step
+        under way is dropped and the path found so far is returned, with
+        ``stopped="time-limit"`` (`linkgraph.limits.Deadline`).
     progress : callable, optional
         Called with each step as it is found.
 
@@ -167,6 +173,13 @@ def solve(
     -------
     SolveResult
         The steps, the final grid, whether it is solved, and the rating.
+
+    Raises
+    ------
+    OptionError
+        For a negative `max_steps` or a `time_limit` that is not a positive number.
+    TypeError
+        For a `grid` that is neither a Grid nor a string.
 
     Examples
     --------
@@ -176,42 +189,44 @@ def solve(
     >>> lg.solve(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN), ladder="basic").final.number_of_unsolved
     20
     """
-    if time_limit is not None and not time_limit > 0:
-        raise OptionError(f"time_limit: expected a positive number of seconds, found {time_limit}")
+    grid = as_grid(grid)
+    max_steps = check_count("max_steps", max_steps)
+    time_limit = check_seconds("time_limit", time_limit)
     techniques = _techniques(ladder)
     start = time.perf_counter()
-    steps: list[Step] = []
-    ratings: list[float] = []
+    path: list[tuple[Step, float, Grid]] = []  # one append per step: a time-out never leaves half a step
     misses: dict[int, Grid] = {}  # rung index -> the grid of its last miss (see _next_step)
-    current = grid
     stopped = None
-    while not _done(current):
-        if max_steps is not None and len(steps) >= max_steps:
-            stopped = "max-steps"
-            break
-        if time_limit is not None and time.perf_counter() - start >= time_limit:
-            stopped = "time-limit"
-            break
-        found = _next_step(current, techniques, misses)
-        if found is None:
-            break
-        step, rating = found
-        steps.append(step)
-        ratings.append(rating)
-        if progress is not None:
-            progress(step)
-        current = current.apply(step)
-        if current.contradiction():
-            break  # only possible on a grid that was already broken
-    return SolveResult(grid, tuple(steps), current, _done(current), max(ratings, default=0.0),
-                       time.perf_counter() - start, stopped, tuple(ratings))
+    try:
+        with Deadline(time_limit, _TimeUp):
+            current = grid
+            while not _done(current):
+                if max_steps is not None and len(path) >= max_steps:
+                    stopped = "max-steps"
+                    break
+                found = _next_step(current, techniques, misses)
+                if found is None:
+                    break
+                step, rating = found
+                current = current.apply(step)
+                path.append((step, rating, current))
+                if progress is not None:
+                    progress(step)
+                if current.contradiction():
+                    break  # only possible on a grid that was already broken
+    except _TimeUp:
+        stopped = "time-limit"
+    final = path[-1][2] if path else grid
+    ratings = tuple(r for _, r, _ in path)
+    return SolveResult(grid, tuple(s for s, _, _ in path), final, _done(final), max(ratings, default=0.0),
+                       time.perf_counter() - start, stopped, ratings)
 
 
 def _done(grid: Grid) -> bool:
     return bool(grid.placed.all())
 
 
-def prepare(grid: Grid, *, ladder: LadderSpec = "basic") -> Grid:
+def prepare(grid: Grid | str, *, ladder: LadderSpec = "basic") -> Grid:
     """The grid after applying `ladder` (the basic ladder by default) until stuck.
 
     The same fixpoint as ``solve(grid, ladder=ladder).final``, reached faster:
@@ -225,7 +240,7 @@ def prepare(grid: Grid, *, ladder: LadderSpec = "basic") -> Grid:
     '3 9 7 128 5 28 6 12 4'
     """
     techniques = _techniques(ladder)
-    current = grid
+    current = as_grid(grid)
     while not _done(current):
         for tech in techniques:
             steps = [s for s in tech.find(current) if makes_progress(current, s)]

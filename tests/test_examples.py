@@ -58,6 +58,10 @@ def test_rating_study_reads_batch_rows(tmp_path, capsys):
     assert "Spearman rho = 1.000" in out
 
 
+def test_bench_uniqueness_doctests():
+    # every form of Norvig's impossible puzzle is answered "no solution", Wikipedia's has one
+    module = load("bench_uniqueness")
+    assert doctest.testmod(module).failed == 0
 def test_rating_study_solves_a_file_itself(capsys):
     # --solve runs the batch job here; the SE ratings read back are the file's own column
     path = ROOT / "linkgraph/data/puzzles/diabolical_sample.txt"

@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1] / "linkgraph"
 #: The foundation is the modules directly in linkgraph/ but `solver` (which runs the ladder).
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("linkgraph.errors", "linkgraph.model", "linkgraph.bitops", "linkgraph.geometry", "linkgraph.grid",
-     "linkgraph.steps", "linkgraph.notation", "linkgraph.io", "linkgraph.oracle", "linkgraph.samples"),
+     "linkgraph.steps", "linkgraph.notation", "linkgraph.io", "linkgraph.oracle", "linkgraph.samples",
+     "linkgraph.limits"),
     ("linkgraph.graph",),
     ("linkgraph.chains",),
     ("linkgraph.nets",),

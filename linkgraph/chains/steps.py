@@ -20,7 +20,7 @@ from linkgraph.chains.search import BIG, TECHNIQUES, VARIANTS, ChainResult, Chai
 from linkgraph.errors import OptionError, check_choice
 from linkgraph.graph.compiled import LiteralGraph
 from linkgraph.graph.compiler import FAMILIES
-from linkgraph.grid import Grid
+from linkgraph.grid import Grid, as_grid
 from linkgraph.model import Literal, Role
 from linkgraph.notation import eureka_proof
 from linkgraph.steps import Step, make_step
@@ -206,6 +206,7 @@ def forcing_chains(
     ...
     linkgraph.errors.OptionError: variants: unknown value 'cel', expected one of cell, house, contradiction, all; did you mean 'cell'?
     """
+    grid = as_grid(grid)
     variants = _check_variants(variants)
     check_choice("families", families, FAMILIES)
     return _forcing_chains(grid, variants, tuple(families))

@@ -92,7 +92,7 @@ import numpy as np
 from linkgraph.check.uniqueness import check_uniqueness
 from linkgraph.errors import NotationError, ProofError
 from linkgraph.geometry import Geometry
-from linkgraph.grid import Grid
+from linkgraph.grid import Grid, as_grid
 from linkgraph.model import Als, Candidate, Family, Group, LinkKind, Literal, Role, SetX, sort_key
 from linkgraph.oracle import count_solutions, solutions, solve_unique
 from linkgraph.steps import Step
@@ -126,7 +126,7 @@ def check_step(grid: Grid, step: Step) -> None:
     >>> check_step(grid, step) is None
     True
     """
-    _Checker(grid, step).run()
+    _Checker(as_grid(grid), step).run()
 
 
 def check_steps(grid: Grid, steps: Iterable[Step]) -> Grid:

@@ -3,7 +3,16 @@
 One row per input line, in input order, to ``--out`` (CSV, JSON Lines or Parquet by
 suffix; stdout if omitted). Local processes on all cores by default; with
 ``--scheduler ADDRESS`` the same jobs run on a Dask distributed cluster and
-give the same rows. Errors and time-outs are rows with an ``error`` column.
+give the same rows. Errors and time-outs are rows with an ``error`` column;
+a puzzle without exactly one solution is an error row unless ``--no-check``.
+
+Every option is checked before any work. ``--out`` is written whole or not at
+all: rows go to ``OUT.partial`` as they come and onto OUT when the run ends,
+with ``OUT.meta.json`` naming the input's sha256, the job and its options.
+``--resume`` carries on a stopped run (Ctrl-C, SIGTERM, ``kill -9``) from
+``OUT.partial``, or extends a finished OUT; it refuses an output written for
+another input, job or options. The run ends with a summary line on stderr
+(rows, errors by kind) and exits 1 when no row succeeded.
 """
 
 from __future__ import annotations
@@ -11,8 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from linkgraph.errors import OptionError
-from linkgraph.research.batch import JOBS, run_batch
+from linkgraph.research.batch import JOBS, BatchInterrupted, run_batch
 from linkgraph.research.runner import interrupt_on_sigterm
 
 
@@ -39,26 +47,34 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--families", help="link families for link graphs, comma list (cell,house,group,als)")
     p.add_argument("--als-max-size", type=int, help="largest ALS for link graphs")
     p.add_argument("--depth", type=int, help="forcing-net depth for --job nets")
+    p.add_argument("--no-check", dest="check", action="store_false",
+                   help="run the job on puzzles without exactly one solution too (by default they are error rows)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.workers is not None and args.workers < 1:
-        raise OptionError(f"--workers: expected a positive number, found {args.workers}")
     options = {k: getattr(args, k) for k in ("ladder", "position", "families", "als_max_size", "depth")
                if getattr(args, k) is not None}
-    # SIGTERM stops the run like Ctrl-C: finished rows are written, --resume carries on.
-    with interrupt_on_sigterm():
-        summary = run_batch(
-            args.file, args.job, out=args.out, fmt=args.format, options=options, workers=args.workers,
-            timeout=args.timeout, resume=args.resume, limit=args.limit, scheduler=args.scheduler,
-            times=args.times, progress=args.progress, chunksize=args.chunksize,
-        )
-    if args.out is not None:
-        note = f", {summary.skipped} kept from before" if summary.skipped else ""
-        print(
-            f"linkgraph batch: {summary.rows} rows ({summary.errors} errors, {summary.timeouts} time-outs{note}) "
-            f"in {summary.seconds:.1f} s, {summary.rate:.1f} puzzles/s -> {args.out}",
-            file=sys.stderr,
-        )
+    if not args.check:
+        options["check"] = False
+    if args.job in ("oracle",):
+        options.pop("check", None)  # the oracle job counts solutions: there is nothing to check
+    # SIGTERM stops the run like Ctrl-C: finished rows stay in OUT.partial, --resume carries on.
+    try:
+        with interrupt_on_sigterm():
+            summary = run_batch(
+                args.file, args.job, out=args.out, fmt=args.format, options=options, workers=args.workers,
+                timeout=args.timeout, resume=args.resume, limit=args.limit, scheduler=args.scheduler,
+                times=args.times, progress=args.progress, chunksize=args.chunksize,
+            )
+    except BatchInterrupted as stop:
+        where = f"; {stop.journal} holds them, --resume carries on" if stop.journal else ""
+        lead = "\n" if sys.stderr.isatty() else ""  # end the progress line, shown on a terminal
+        print(f"{lead}linkgraph batch: stopped after {stop.summary.rows} rows{where}", file=sys.stderr)
+        return 130
+    target = f" -> {args.out}" if args.out is not None else ""
+    print(f"linkgraph batch: {summary.line()}{target}", file=sys.stderr)
+    if not summary.ok:
+        print("linkgraph batch: no row succeeded", file=sys.stderr)
+        return 1
     return 0

@@ -50,6 +50,7 @@ from linkgraph.cli.common import emit_json
 from linkgraph.errors import LinkgraphError, OptionError, check_choice
 from linkgraph.grid import Grid
 from linkgraph.io import corpus_path, read_puzzles
+from linkgraph.limits import check_count
 
 JOBS = (
     "oracle", "basic", "solve", "links", "links-noals",
@@ -203,8 +204,7 @@ def run(args: argparse.Namespace) -> int:
 
     jobs = [j.strip() for j in args.job.split(",") if j.strip()]
     check_choice("--job", jobs, JOBS)
-    if args.limit is not None and args.limit < 1:
-        raise OptionError(f"--limit: expected a positive number, found {args.limit}")
+    check_count("--limit", args.limit, minimum=1)
     path = args.file or corpus_path("top1465")
     lines = list(read_puzzles(path, limit=args.limit))
     grids = []

@@ -7,8 +7,9 @@ The options and the JSON are `linkgraph.commands.chains`'s (shared with the expl
 from __future__ import annotations
 
 import argparse
+import sys
 
-from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
+from linkgraph.cli.common import add_format, add_puzzle, add_time_limit, emit_json, read_grid
 from linkgraph.commands import chains as command
 from linkgraph.commands.chains import NOTATIONS, VARIANT_CHOICES, chain_lines
 
@@ -25,6 +26,7 @@ def add_parser(sub) -> None:
     )
     add_puzzle(p)
     command.add_options(p)
+    add_time_limit(p)
     add_format(p)
     p.set_defaults(run=run)
 
@@ -38,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         return out.status
     grid, steps = out.value
     if not steps:
-        print("no forcing chain found")
+        print(out.note, file=sys.stderr)
         return 1
     by_title: dict[str, list] = {}
     for s in steps:

@@ -19,11 +19,12 @@ import statistics
 import sys
 from typing import Any
 
-from linkgraph.research.batch import iter_batch
 from linkgraph.cli.common import emit_json
 from linkgraph.errors import OptionError
-from linkgraph.io import read_puzzles
-from linkgraph.research.jobs import CHECKPOINTS, PATH_METRICS
+from linkgraph.io import atomic_write, check_output, read_puzzles
+from linkgraph.limits import check_count, check_seconds
+from linkgraph.research.batch import connect, iter_batch
+from linkgraph.research.jobs import CHECKPOINTS, PATH_METRICS, check_options
 from linkgraph.research.output import Progress
 
 #: (label, column, how) rows of the report; how is mean, max or sum over the puzzles.
@@ -107,31 +108,41 @@ def _fmt(v: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     if len(args.ladder) < 1:
         raise OptionError("--ladder: give at least one ladder")
-    if args.limit is not None and args.limit < 1:
-        raise OptionError(f"--limit: expected a positive number, found {args.limit}")
-    from linkgraph.techniques import resolve_ladder
-
-    for spec in args.ladder:
-        resolve_ladder(spec)  # UnknownTechniqueError before any work
-    lines = list(read_puzzles(args.file, limit=args.limit))
-    results: dict[str, list[dict]] = {}
-    for spec in args.ladder:
+    check_count("--limit", args.limit, minimum=1)
+    check_count("--workers", args.workers, minimum=1)
+    check_seconds("--timeout", args.timeout)
+    if args.out:
+        check_output(args.out, option="--out")
+    option_sets = []
+    for spec in args.ladder:  # every ladder and option checked before any work
         options: dict[str, Any] = {"ladder": spec, "path": True}
         if args.families:
             options["families"] = args.families
-        show = args.progress if args.progress is not None else sys.stderr.isatty()
-        line = Progress(len(lines), sys.stderr) if show else None
-        if line is not None:
-            print(f"ladder {spec}:", file=sys.stderr)
-        rows = []
-        for row in iter_batch(lines, "solve", options=options, workers=args.workers,
-                              scheduler=args.scheduler, timeout=args.timeout):
-            rows.append(row)
+        check_options("solve", options)
+        option_sets.append(options)
+    lines = list(read_puzzles(args.file, limit=args.limit))
+    client = None
+    if args.scheduler is not None:
+        client, _ = connect(args.scheduler)  # an unreachable scheduler fails here, before any work
+    results: dict[str, list[dict]] = {}
+    try:
+        for spec, options in zip(args.ladder, option_sets, strict=True):
+            show = args.progress if args.progress is not None else sys.stderr.isatty()
+            line = Progress(len(lines), sys.stderr) if show else None
             if line is not None:
-                line.update(len(rows), len(rows))
-        if line is not None:
-            line.close(len(rows), len(rows))
-        results[spec] = rows
+                print(f"ladder {spec}:", file=sys.stderr)
+            rows = []
+            for row in iter_batch(lines, "solve", options=options, workers=args.workers,
+                                  scheduler=client, timeout=args.timeout):
+                rows.append(row)
+                if line is not None:
+                    line.update(len(rows), len(rows))
+            if line is not None:
+                line.close(len(rows), len(rows))
+            results[spec] = rows
+    finally:
+        if client is not None:
+            client.close()
     summaries = {spec: summarize(rows) for spec, rows in results.items()}
     from linkgraph.research.figures import spearman
 
@@ -167,7 +178,7 @@ def _write_rows(path: str, results: dict[str, list[dict]]) -> None:
             for k in row:
                 if k not in columns:
                     columns.append(k)
-    with open(path, "w", encoding="utf-8", newline="") as fh:
+    with atomic_write(path, newline="") as fh:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(columns)
         for spec, rows in results.items():

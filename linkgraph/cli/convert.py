@@ -13,12 +13,14 @@ a bad input leaves no partial OUT. Exit 2 on a bad line, naming it.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from linkgraph.errors import InvalidPuzzleError, OptionError, PuzzleFormatError
-from linkgraph.io import PUZZLE_FORMATS, SUFFIX_FORMATS, detect_format, format_puzzle, parse_line, parse_puzzle
+from linkgraph.io import (
+    PUZZLE_FORMATS, SUFFIX_FORMATS, atomic_write, check_input, check_output, detect_format, format_puzzle, parse_line,
+    parse_puzzle,
+)
 
 #: Formats that hold one puzzle per file; the rest hold one per line.
 SINGLE = ("sdk", "sdx", "ss", "candidates")
@@ -80,6 +82,10 @@ def read_all(text: str, label: str, source: str | None):
 
 def run(args: argparse.Namespace) -> int:
     fmt = _out_format(args)
+    if args.output != "-":
+        check_output(args.output, option="OUT")  # before any work
+    if args.input != "-":
+        check_input(args.input)
     if args.input == "-":
         text, label = sys.stdin.read(), "stdin"
     else:
@@ -99,8 +105,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(body)
         return 0
     out = Path(args.output)
-    tmp = out.with_name(f".{out.name}.part")
-    tmp.write_text(body, encoding="utf-8")
-    os.replace(tmp, out)
+    with atomic_write(out) as fh:  # the old file or the whole new one
+        fh.write(body)
     print(f"linkgraph convert: {len(grids)} puzzle{'s' if len(grids) != 1 else ''} -> {out} ({fmt})", file=sys.stderr)
     return 0

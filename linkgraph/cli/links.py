@@ -15,16 +15,18 @@ import argparse
 import sys
 from pathlib import Path
 
-from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
+from linkgraph.cli.common import add_format, add_puzzle, add_time_limit, emit_json, read_grid
 from linkgraph.commands import links as command
 from linkgraph.graph.implication import implication_graph
 from linkgraph.graph.plain import check_graph_path, write_graph
+from linkgraph.io import check_output
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("links", help="count the strong, weak, group and ALS links of a position")
     add_puzzle(p)
     command.add_options(p)
+    add_time_limit(p)
     p.add_argument("--graph", metavar="FILE", default=None,
                    help="also write the graph to FILE: .graphml, .gexf or .json (node-link)")
     p.add_argument("--implication", action="store_true",
@@ -34,8 +36,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.graph is not None:
-        check_graph_path(args.graph)  # before any work
+    if args.graph is not None:  # before any work
+        check_output(args.graph, option="--graph")
+        check_graph_path(args.graph)
     out = command.report(read_grid(args.puzzle), args)
     if args.graph is not None:
         G = out.value

@@ -7,8 +7,9 @@ The options and the JSON are `linkgraph.commands.nets`'s (shared with the explor
 from __future__ import annotations
 
 import argparse
+import sys
 
-from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
+from linkgraph.cli.common import add_format, add_puzzle, add_time_limit, emit_json, read_grid
 from linkgraph.commands import nets as command
 from linkgraph.commands.nets import NOTATIONS, net_text
 
@@ -24,6 +25,7 @@ def add_parser(sub) -> None:
     )
     add_puzzle(p)
     command.add_options(p)
+    add_time_limit(p)
     add_format(p)
     p.set_defaults(run=run)
 
@@ -37,4 +39,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{s}  [{s.proof.number_of_nodes()} literals]")
         for line in net_text(s, args.notation).splitlines():
             print(f"    {line}")
+    if out.note:
+        print(out.note, file=sys.stderr)
     return out.status

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from linkgraph.cli.common import add_format, add_puzzle, emit_json, read_grid
+from linkgraph.cli.common import add_format, add_puzzle, add_time_limit, emit_json, read_grid
 from linkgraph.commands import path as command
 from linkgraph.model import Als, Candidate, Family, LinkKind, Literal
 
@@ -29,6 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     add_puzzle(p, optional=False)
     command.add_options(p)
+    add_time_limit(p)
     add_format(p)
     p.set_defaults(run=run)
 
@@ -54,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
         emit_json(out.data)
     if path is None:
         print(out.note, file=sys.stderr)
+    elif args.format != "json" and len(path) == 1:
+        print(f"{path[0]}: FROM and TO are the same literal (a chain of no links)")
     elif args.format != "json":
         print(" => ".join(gnpx_link(d, u, v) for d, u, v in zip(links, path, path[1:])))
     return out.status

@@ -15,7 +15,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from linkgraph.errors import OptionError
+
+from linkgraph.errors import OptionError, PuzzleFormatError, check_choice
+from linkgraph.io import check_input, check_output
+from linkgraph.limits import check_count
+
+#: The picture formats of ``-o``, by suffix.
+FORMATS = ("png", "svg", "pdf")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -40,8 +46,14 @@ def run(args: argparse.Namespace) -> int:
     from linkgraph.research.batch import read_rows
     from linkgraph.research.figures import plot
 
-    if not os.path.isfile(args.results):
-        raise OptionError(f"{args.results}: no such file")
+    check_output(args.out, option="--out")
+    check_choice("--out suffix", [os.path.splitext(args.out)[1].lower().lstrip(".")], FORMATS)
+    check_count("--bins", args.bins, minimum=1)
+    check_count("--dpi", args.dpi, minimum=1, none=False)
+    try:
+        check_input(args.results)
+    except PuzzleFormatError as exc:
+        raise OptionError(str(exc)) from None
     rows = read_rows(args.results)
     counts = plot(rows, args.out, x=args.x, y=args.y, by=args.by, kind=args.kind, bins=args.bins, title=args.title,
                   dpi=args.dpi, jitter=args.jitter)

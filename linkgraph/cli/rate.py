@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 from linkgraph.errors import OptionError, PuzzleFormatError
-from linkgraph.io import PuzzleLine, parse_line, read_puzzles
+from linkgraph.io import PuzzleLine, check_output, parse_line, read_puzzles
+from linkgraph.limits import check_seconds
 from linkgraph.research.batch import iter_batch
 from linkgraph.research.output import Progress, count_puzzles
 from linkgraph.research.runner import interrupt_on_sigterm
@@ -74,8 +75,9 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError("--resume needs --log F")
     if args.limit is not None and args.limit < 1:
         raise OptionError(f"--limit: expected a positive number, found {args.limit}")
-    if args.timeout is not None and args.timeout <= 0:
-        raise OptionError(f"--timeout: expected a positive number of seconds, found {args.timeout}")
+    check_seconds("--timeout", args.timeout)  # nan and inf too
+    if args.log:
+        check_output(args.log, option="--log")  # before any work
     given, path = _lines(args)
     done: dict[int, dict] = {}
     if args.resume and Path(args.log).is_file():
@@ -124,4 +126,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if log is not None:
             log.close()
-    return 2 if bad else 0
+    if bad:  # rows of the report, as in batch and verify: the run says so and exits 1 (2 is for bad input)
+        print(f"linkgraph rate: {bad} of {count} puzzles not rated (error rows)", file=sys.stderr)
+        return 1
+    return 0

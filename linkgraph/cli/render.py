@@ -14,11 +14,14 @@ written; exit 1 when there is no such chain or net.
 from __future__ import annotations
 
 import argparse
+import sys
 from itertools import islice
-from pathlib import Path
 
-from linkgraph.cli.common import add_puzzle, read_grid
-from linkgraph.errors import OptionError, check_choice
+from linkgraph.cli.common import add_puzzle, add_time_limit, read_grid
+from linkgraph.commands.common import check_option, checked, comma_list
+from linkgraph.errors import check_choice
+from linkgraph.io import check_output
+from linkgraph.limits import check_count
 
 VARIANT_CHOICES = ("cell", "house", "contradiction", "all")
 
@@ -55,6 +58,8 @@ def add_parser(sub) -> None:
                    help="nets: order (default shortest)")
     p.add_argument("--kind", default="contradiction,verity,double",
                    help="nets: comma list of contradiction, verity, double")
+    check_option(p)
+    add_time_limit(p)
     p.set_defaults(run=run)
 
 
@@ -76,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     from linkgraph.draw.graphviz import FORMATS, render as draw
     from linkgraph.graph.plain import GRAPH_FORMATS, write_graph
 
-    out = Path(args.output)
+    out = check_output(args.output, option="--output")
     check_choice("--output suffix", [out.suffix.lower().lstrip(".")], (*FORMATS, *GRAPH_FORMATS))
 
     def render(step, path, *, layout, grid):
@@ -84,9 +89,17 @@ def run(args: argparse.Namespace) -> int:
             return write_graph(step.proof, path)
         return draw(step, path, layout=layout, grid=grid)
 
-    if args.index < 1:
-        raise OptionError(f"--index: expected 1 or more, found {args.index}")
-    grid = read_grid(args.puzzle)
+    check_count("--index", args.index, minimum=1, none=False)
+    if args.nets:
+        from linkgraph.nets.propagate import check_depth_level
+
+        check_depth_level(args.depth, args.level)
+        check_count("--min-literals", args.min_literals, none=False)
+    else:
+        from linkgraph.graph.links import check_link_options
+
+        check_link_options(comma_list(args.family))
+    grid = checked(read_grid(args.puzzle), args)
     if args.prepare is None:
         args.prepare = "basic" if args.nets else "none"
     if args.prepare == "basic":
@@ -98,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     if args.all:
         steps = list(found)
         if not steps:
-            print(f"linkgraph render: no forcing {what} found")
+            print(f"linkgraph render: no forcing {what} found", file=sys.stderr)
             return 1
         for k, step in enumerate(steps, 1):
             path = out.with_name(f"{out.stem}-{k}{out.suffix}")
@@ -106,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     step = next(islice(found, args.index - 1, None), None)
     if step is None:
-        print(f"linkgraph render: no forcing {what} number {args.index}")
+        print(f"linkgraph render: no forcing {what} number {args.index}", file=sys.stderr)
         return 1
     print(render(step, out, layout=args.layout, grid=grid))
     return 0

@@ -35,14 +35,14 @@ def add_parser(sub) -> None:
                    help="output format; sudokuwiki, hodoku, sdx or candidates print the position reached "
                    "(after --max-steps, or where --hint's step applies) in that format, e.g. a SudokuWiki "
                    "link that carries the candidates")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, time_grace=1.0)  # the command's own bound: the path stops at the limit, then prints
 
 
 def run(args: argparse.Namespace) -> int:
-    grid = read_grid(args.puzzle)
-    if args.html and args.hint:
-        from linkgraph.errors import OptionError
+    from linkgraph.errors import OptionError
 
+    command.check_options(args)
+    if args.html and args.hint:
         raise OptionError("--html: writes the whole solve path, not a --hint")
     if args.html:
         from pathlib import Path
@@ -50,10 +50,15 @@ def run(args: argparse.Namespace) -> int:
         from linkgraph.explorer.page import check_writable
 
         check_writable(Path(args.html))
+    if args.render:
+        _check_render_dir(args.render)
+    grid = read_grid(args.puzzle)
     wanted_proofs = args.proofs
     if args.html:
         args.proofs = True  # the page draws every proof
     out = command.report(grid, args)
+    if out.note:  # the time limit came first (in the uniqueness check, or the next step)
+        print(out.note, file=sys.stderr)
     if args.hint:
         step, rating = out.value
         if args.format in POSITION_FORMATS:
@@ -61,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             return out.status
         if args.format == "json":
             emit_json(out.data)
-        elif step is None:
+        elif step is None and not out.note:
             print("no step found", file=sys.stderr)
         else:
             print(f"{rating:4.1f}  {step.technique}: {step.notation}")
@@ -94,6 +99,21 @@ def run(args: argparse.Namespace) -> int:
         if not result.solved:
             print(result.final.to_candidates(pretty=True))
     return out.status
+
+
+def _check_render_dir(directory: str) -> None:
+    """OptionError unless --render names a folder, or a place where one can be made."""
+    import os
+    from pathlib import Path
+
+    from linkgraph.errors import OptionError
+
+    out = Path(directory)
+    if out.exists() and not out.is_dir():
+        raise OptionError(f"--render {directory}: is a file, expected a folder")
+    parent = out if out.is_dir() else next((p for p in out.parents if p.exists()), Path("."))
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise OptionError(f"--render {directory}: cannot write in {parent}")
 
 
 def _render_steps(result, directory: str) -> None:

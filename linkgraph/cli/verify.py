@@ -13,11 +13,14 @@ same as with one).
 A long sweep can keep a log: ``--log FILE`` writes one JSON line per puzzle
 as it is checked (its counts, techniques, failures and seconds, the file's
 rating column and the solve path's rating as ``rating`` and ``solver_rating``
-like ``batch --job solve``, after a first line naming the file, ladder and
-sample), flushed each time, so ``examples/rating_study.py`` reads it too. ``--resume``
-reads the log back, counts its puzzles into the report without checking them
-again and carries on with the rest, so a sweep stopped by Ctrl-C, SIGTERM or a
-lost machine loses at most the puzzles in flight. ``--progress`` shows the
+like ``batch --job solve``, after a first line naming the file, its sha256,
+the ladder and the sample), flushed each time, to ``FILE.partial``, renamed onto
+FILE when the sweep is complete; ``examples/rating_study.py`` reads it too.
+``--resume`` reads the log back, counts its puzzles into the report without
+checking them again and carries on with the rest, so a sweep stopped by Ctrl-C,
+SIGTERM, ``kill -9`` or a lost machine loses at most the puzzles in flight; it
+refuses a log of another file (or of the same file with other contents),
+ladder or sample. ``--progress`` shows the
 progress line (puzzles done of the sample, rate, time left) even when stderr
 is not a terminal, as a new line every 30 seconds. ``--timeout S`` bounds each puzzle: one not checked within
 S seconds is a failed row (``timeout``) and the sweep goes on.
@@ -32,7 +35,7 @@ import argparse
 import sys
 
 from linkgraph.cli.common import emit_json
-from linkgraph.errors import OptionError
+from linkgraph.limits import check_count
 from linkgraph.research.runner import interrupt_on_sigterm
 from linkgraph.research.soundness import SweepInterrupted, SweepReport, sweep
 
@@ -62,8 +65,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.show < 0:
-        raise OptionError(f"--show: expected 0 or more, found {args.show}")
+    check_count("--show", args.show, minimum=0, none=False)
     try:
         with interrupt_on_sigterm():  # SIGTERM stops the sweep like Ctrl-C: the log keeps what is done
             report = sweep(args.file, ladder=args.ladder, start=args.start, every=args.every, limit=args.limit,
@@ -71,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                            progress=args.progress or None)
     except SweepInterrupted as stop:
         done = stop.report.puzzles
-        where = f"; {args.log} holds {done} of them, --resume carries on" if args.log else ""
+        where = f"; {stop.journal} holds {done} of them, --resume carries on" if stop.journal else ""
         lead = "\n" if sys.stderr.isatty() else ""  # end the progress line, shown on a terminal
         print(f"{lead}linkgraph verify: stopped after {done} puzzles{where}", file=sys.stderr)
         return 130

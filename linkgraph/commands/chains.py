@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from linkgraph.commands.common import Report, comma_list, prepare_option, prepared
+from linkgraph.commands.common import Report, check_option, checked, comma_list, prepare_option, prepared
 from linkgraph.grid import Grid
 
 __all__ = ["NOTATIONS", "VARIANT_CHOICES", "add_options", "chain_lines", "report"]
@@ -20,6 +20,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--notation", choices=NOTATIONS, default="gnpx", help="chain notation (default gnpx)")
     p.add_argument("--family", default="cell,house,group,als",
                    help="comma list of link families: cell, house, group, als (default all)")
+    check_option(p)
 
 
 def chain_lines(step, notation: str) -> list[str]:
@@ -45,8 +46,11 @@ def report(grid: Grid, args: argparse.Namespace) -> Report:
     """
     from linkgraph.chains.steps import forcing_chains
 
-    grid = prepared(grid, args)
-    steps = list(forcing_chains(grid, variants=[args.variant], families=comma_list(args.family)))
+    from linkgraph.graph.links import check_link_options
+
+    families = list(check_link_options(comma_list(args.family)))
+    grid = prepared(checked(grid, args), args)
+    steps = list(forcing_chains(grid, variants=[args.variant], families=families))
     data = {
         "candidates": grid.to_candidates(),
         "steps": [
@@ -61,4 +65,4 @@ def report(grid: Grid, args: argparse.Namespace) -> Report:
             for s in steps
         ],
     }
-    return Report(data, 0 if steps else 1, (grid, steps))
+    return Report(data, 0 if steps else 1, (grid, steps), None if steps else "linkgraph chains: no forcing chain found")

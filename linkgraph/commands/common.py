@@ -7,9 +7,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from linkgraph.errors import InvalidPuzzleError
 from linkgraph.grid import Grid
 
-__all__ = ["Report", "comma_list", "json_text", "prepare_option", "prepared"]
+__all__ = ["Report", "check_option", "check_unique", "checked", "comma_list", "json_text", "prepare_option",
+           "prepared"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,4 +75,28 @@ def prepared(grid: Grid, args: argparse.Namespace) -> Grid:
         from linkgraph.solver import prepare
 
         return prepare(grid, ladder=args.prepare)
+    return grid
+
+
+def check_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--no-check``: by default a puzzle must have exactly one solution."""
+    parser.add_argument("--no-check", action="store_true",
+                        help="analyse the grid even if it has no or several solutions")
+
+
+def check_unique(grid: Grid) -> None:
+    """Raise InvalidPuzzleError unless `grid` has exactly one solution (`linkgraph.oracle`)."""
+    from linkgraph.oracle import count_solutions
+
+    n = count_solutions(grid, limit=2)
+    if n == 0:
+        raise InvalidPuzzleError("the puzzle has no solution (use --no-check to analyse it anyway)")
+    if n > 1:
+        raise InvalidPuzzleError("the puzzle has several solutions (use --no-check to analyse it anyway)")
+
+
+def checked(grid: Grid, args: argparse.Namespace) -> Grid:
+    """`grid`, once it is known to have exactly one solution (unless ``--no-check``)."""
+    if not getattr(args, "no_check", False):
+        check_unique(grid)
     return grid

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from itertools import islice
 
-from linkgraph.commands.common import Report, comma_list, prepare_option, prepared
+from linkgraph.commands.common import Report, check_option, checked, comma_list, prepare_option, prepared
 from linkgraph.grid import Grid
+from linkgraph.limits import check_count
 
 __all__ = ["NOTATIONS", "add_options", "net_text", "nontrivial", "report"]
 
@@ -29,14 +30,12 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="skip trivial nets of fewer than N literals (default 3; 0 keeps every one)")
     p.add_argument("--notation", choices=NOTATIONS, default="sudokuwiki", help="text notation (default sudokuwiki)")
     p.add_argument("--all", action="store_true", help="every net (one per conclusion), not only the best")
+    check_option(p)
 
 
 def nontrivial(steps, min_literals: int):
     """The nets of `steps` with at least `min_literals` literals (shared with ``render --nets``)."""
-    if min_literals < 0:
-        from linkgraph.errors import OptionError
-
-        raise OptionError(f"--min-literals: expected a number >= 0, found {min_literals}")
+    check_count("min_literals", min_literals, none=False)
     return (s for s in steps if s.proof.number_of_nodes() >= min_literals)
 
 
@@ -72,7 +71,11 @@ def report(grid: Grid, args: argparse.Namespace) -> Report:
     """
     from linkgraph.nets.search import forcing_nets
 
-    grid = prepared(grid, args)
+    from linkgraph.nets.propagate import check_depth_level
+
+    check_depth_level(args.depth, args.level)
+    check_count("min_literals", args.min_literals, none=False)
+    grid = prepared(checked(grid, args), args)
     steps_iter = nontrivial(forcing_nets(grid, depth=args.depth, level=args.level, start=args.start,
                                          select=args.select, kinds=comma_list(args.kind)), args.min_literals)
     steps = list(steps_iter) if args.all else list(islice(steps_iter, 1))
@@ -90,4 +93,4 @@ def report(grid: Grid, args: argparse.Namespace) -> Report:
             for s in steps
         ],
     }
-    return Report(data, 0 if steps else 1, steps)
+    return Report(data, 0 if steps else 1, steps, None if steps else "linkgraph nets: no forcing net found")

@@ -1,14 +1,15 @@
 """``linkgraph path``: the shortest implication chain from one literal to another.
 
 The JSON is the list of links ``{"from", "to", "kind", "family", "via"}`` (empty, with
-exit status 1, when `TO` cannot be reached from `FROM`).
+exit status 1, when `TO` cannot be reached from `FROM`; empty, with exit status 0, when
+`FROM` is `TO`: a chain of no links).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from linkgraph.commands.common import Report, prepared
+from linkgraph.commands.common import Report, checked, prepared
 from linkgraph.commands.links import add_graph_options, graph_options
 from linkgraph.errors import NotationError
 from linkgraph.graph.implication import implication_graph, implication_path, path_links
@@ -39,10 +40,11 @@ def report(grid: Grid, args: argparse.Namespace) -> Report:
     >>> out.status, [(d["from"], d["to"], d["kind"]) for d in out.data]
     (0, [('+r2c8#1', '-r2c4#1', 'weak')])
     """
-    grid = prepared(grid, args)
-    a = Literal.parse(args.source, size=grid.size)
-    b = Literal.parse(args.target, size=grid.size)
-    D = implication_graph(link_graph(grid, **graph_options(args)))
+    options = graph_options(args)
+    a = _literal(args.source, "FROM", grid.size)
+    b = _literal(args.target, "TO", grid.size)
+    grid = prepared(checked(grid, args), args)
+    D = implication_graph(link_graph(grid, **options))
     for lit, what in ((a, "FROM"), (b, "TO")):
         if lit not in D:
             raise NotationError(f"{what} {lit}: not a literal of this position (is {lit.cand} live and unsolved?)")
@@ -51,3 +53,11 @@ def report(grid: Grid, args: argparse.Namespace) -> Report:
         return Report([], 1, (None, []), f"linkgraph path: no chain from {a} to {b}")
     links = path_links(D, found)
     return Report(links, 0, (found, links))
+
+
+def _literal(text: str, what: str, size: int) -> Literal:
+    """The literal FROM or TO, its NotationError naming which."""
+    try:
+        return Literal.parse(text, size=size)
+    except NotationError as exc:
+        raise NotationError(f"{what} {exc}") from None

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 
-from linkgraph.commands.common import Report
-from linkgraph.errors import InvalidPuzzleError, OptionError
+from linkgraph.commands.common import Report, check_option, check_unique
 from linkgraph.grid import Grid
+from linkgraph.limits import Deadline, TimeLimitExceeded, check_count, check_seconds
 
 __all__ = ["add_options", "check_unique", "report"]
 
@@ -24,25 +24,11 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--explain", action="store_true", help="add a plain-English line per step")
     p.add_argument("--max-steps", type=int, default=None, metavar="N", help="stop after N steps")
     p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="start no new step after S seconds (the step under way is finished first)")
-    p.add_argument(
-        "--no-check",
-        action="store_true",
-        help="analyse the grid even if it has no or several solutions",
-    )
+                   help="stop after S seconds, the uniqueness check and the step under way included; "
+                        "the path found so far is the answer (exit 1)")
+    check_option(p)
     p.add_argument("--proofs", action="store_true",
                    help="JSON: add each step's proof graph and the candidates it applies to")
-
-
-def check_unique(grid: Grid) -> None:
-    """Raise InvalidPuzzleError unless `grid` has exactly one solution."""
-    from linkgraph.oracle import count_solutions
-
-    n = count_solutions(grid, limit=2)
-    if n == 0:
-        raise InvalidPuzzleError("the puzzle has no solution (use --no-check to analyse it anyway)")
-    if n > 1:
-        raise InvalidPuzzleError("the puzzle has several solutions (use --no-check to analyse it anyway)")
 
 
 def english(step) -> str:
@@ -58,11 +44,13 @@ def english(step) -> str:
 
 
 def check_options(args: argparse.Namespace) -> None:
-    """Raise OptionError for a negative --max-steps or a --time-limit that is not positive."""
-    if args.max_steps is not None and args.max_steps < 0:
-        raise OptionError(f"--max-steps: expected a number >= 0, found {args.max_steps}")
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise OptionError(f"--time-limit: expected a positive number of seconds, found {args.time_limit}")
+    """Raise OptionError for a negative --max-steps or a --time-limit that is not a positive number."""
+    check_count("max_steps", args.max_steps)
+    check_seconds("time_limit", args.time_limit)
+
+
+class _TimeUp(TimeLimitExceeded):
+    """--time-limit ran out in the uniqueness check or the hint."""
 
 
 def report(grid: Grid, args: argparse.Namespace) -> Report:
@@ -79,20 +67,38 @@ def report(grid: Grid, args: argparse.Namespace) -> Report:
     >>> out.status, out.data["solved"], out.data["steps"][0]["technique"]
     (0, True, 'hidden-single')
     """
-    from linkgraph.solver import rated_hint, solve
+    import time
+
+    from linkgraph.solver import SolveResult, rated_hint, solve
     from linkgraph.techniques import resolve_ladder
 
+    start = time.monotonic()
     ladder = resolve_ladder(args.ladder)
     check_options(args)
-    if not args.no_check:
-        check_unique(grid)
+
+    def left() -> float | None:  # the time limit bounds the whole command, the check included
+        return None if args.time_limit is None else max(args.time_limit - (time.monotonic() - start), 1e-3)
+
+    where = "the uniqueness check"
+    try:
+        with Deadline(left(), _TimeUp):
+            if not args.no_check:
+                check_unique(grid)
+            where = "the next step"
+            found = rated_hint(grid, ladder=ladder) if args.hint else None
+    except _TimeUp:
+        note = f"linkgraph solve: stopped at --time-limit {args.time_limit:g} s in {where}"
+        if args.hint:
+            return Report({"step": None, "stopped": "time-limit"}, 1, (None, None), note)
+        result = SolveResult(grid, (), grid, False, 0.0, time.monotonic() - start, "time-limit", ())
+        return Report(result.to_dict(), 1, result, note)
     if args.hint:
-        step, rating = rated_hint(grid, ladder=ladder) or (None, None)
+        step, rating = found or (None, None)
         data = {"step": None if step is None else {**step.to_dict(), "rating": rating}}
         if step is not None and args.proofs:
             data["step"].update(_proof_fields(grid, step))
         return Report(data, 0 if step is not None else 1, (step, rating))
-    result = solve(grid, ladder=ladder, max_steps=args.max_steps, time_limit=args.time_limit)
+    result = solve(grid, ladder=ladder, max_steps=args.max_steps, time_limit=left())
     data = result.to_dict()
     if args.proofs:
         data = _with_proofs(grid, result, data)

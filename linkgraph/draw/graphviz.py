@@ -25,6 +25,7 @@ import networkx as nx
 
 from linkgraph.errors import GraphvizError, OptionError, check_choice
 from linkgraph.grid import Grid
+from linkgraph.io import atomic_write, check_output
 from linkgraph.draw.dot import LAYOUTS, STYLE, proof_of, to_dot
 from linkgraph.grid import DISPLAY as GRID_DISPLAY
 from linkgraph.steps import DISPLAY, Step
@@ -68,9 +69,10 @@ def render(
 ) -> Path:
     """Write the proof picture to `path`: ``.dot``, ``.svg``, ``.png`` or ``.pdf`` by suffix.
 
-    Raises OptionError for another suffix, GraphvizError when the Graphviz
-    program (``dot``, or ``neato`` for the board) is missing or fails. Returns
-    the path written.
+    Raises OptionError for another suffix or a path that cannot be written (no
+    such folder), GraphvizError when the Graphviz program (``dot``, or ``neato``
+    for the board) is missing or fails. The file is replaced whole, or left as it
+    was (`linkgraph.io.atomic_write`). Returns the path written.
 
     Examples
     --------
@@ -83,13 +85,14 @@ def render(
     ...     out.read_text().startswith("digraph proof")
     True
     """
-    path = Path(path)
+    path = check_output(path, option="path")
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in FORMATS:
         raise OptionError(f"{path}: unknown picture format {path.suffix!r}, expected one of .dot, .svg, .png, .pdf")
     dot = to_dot(step_or_proof, layout=layout, grid=grid, title=title)
     data = dot.source.encode("utf-8") if fmt == "dot" else _run(dot.source, fmt, layout)
-    path.write_bytes(data)
+    with atomic_write(path, "wb") as fh:  # the old picture or the whole new one, never half
+        fh.write(data)
     return path
 
 

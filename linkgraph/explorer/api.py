@@ -147,11 +147,13 @@ def answer(route: str, params: Mapping[str, str]) -> Answer:
     >>> bad.status, bad.body.splitlines()[1]
     (400, '  "error": "PuzzleFormatError: expected 81 cells (or 16, 36, 64, 144, 256, 625), found 3"')
     """
-    from linkgraph.explorer.data import command_args, explore, parse_assertions, propagation
+    from linkgraph.explorer.data import command_args, command_flags, explore, parse_assertions, propagation
 
+    flags = None  # the command's flags, so that an OptionError names them as the CLI does
     try:
         if route in COMMANDS:
             module = COMMANDS[route]
+            flags = command_flags(module)
             args = command_args(module, command_argv(route, params))
             report = module.report(_grid(params), args)
             return Answer(200, json_text(report.data), report.status)
@@ -170,7 +172,7 @@ def answer(route: str, params: Mapping[str, str]) -> Answer:
                            pictures=params.get("pictures", "1").strip().lower() not in _FALSE)
             return Answer(200, json_text(data), data["status"])
     except LinkgraphError as exc:
-        return error_answer(400, describe(exc))
+        return error_answer(400, describe(exc, flags))
     return error_answer(404, f"OptionError: no API route {route!r}; routes: {', '.join(ROUTES)}")
 
 

@@ -21,13 +21,13 @@ import numpy as np
 from linkgraph.commands import links as links_command
 from linkgraph.commands import solve as solve_command
 from linkgraph.draw.data import proof_data
-from linkgraph.errors import GraphvizError, LinkgraphError, OptionError
+from linkgraph.errors import GraphvizError, LinkgraphError, OptionError, option_flags
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Cell, House, Literal, SetX, sort_key
 from linkgraph.samples import EASTER_MONSTER, EULER_01, GNPX_FORCECHAIN, GOLDEN_NUGGET
 from linkgraph.steps import Step
 
-__all__ = ["LADDERS", "MAX_ASSERTIONS", "SAMPLES", "explore", "hint_place", "page_data", "parse_assertions", "propagation"]
+__all__ = ["LADDERS", "MAX_ASSERTIONS", "SAMPLES", "command_args", "command_flags", "explore", "hint_place", "page_data", "parse_assertions", "propagation"]
 
 #: The puzzles the page offers: (name, puzzle string, ladder to solve it with).
 SAMPLES: tuple[tuple[str, str, str], ...] = (
@@ -78,6 +78,19 @@ def command_args(module, argv: Sequence[str]) -> argparse.Namespace:
     parser = _Parser(prog="linkgraph", add_help=False)
     module.add_options(parser)
     return parser.parse_args(list(argv))
+
+
+def command_flags(module) -> dict[str, str]:
+    """{option name: flag} of a command's options, for `linkgraph.errors.describe` (as the CLI names them).
+
+    >>> from linkgraph.commands import solve
+    >>> from linkgraph.explorer.data import command_flags
+    >>> command_flags(solve)["max_steps"]
+    '--max-steps'
+    """
+    parser = argparse.ArgumentParser(prog="linkgraph", add_help=False)
+    module.add_options(parser)
+    return option_flags(parser)
 
 
 def ladder_spec(ladder: str) -> str:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from importlib import resources
 from pathlib import Path
 
 from linkgraph.errors import OptionError
 from linkgraph.grid import Grid
+from linkgraph.io import atomic_write, check_output
 
 __all__ = ["page_html", "write_page"]
 
@@ -107,34 +107,22 @@ def write_page(path: str | os.PathLike, grid: Grid, report, *, ladder: str = "de
     check_writable(target)
     data = page_data(grid, report, ladder=ladder)
     html = page_html(page_config("file", data=data))
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with atomic_write(target) as fh:  # the old page or the whole new one
             fh.write(html)
-        os.replace(tmp, target)
     except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
         raise OptionError(f"--html {target}: cannot write: {exc.strerror or exc}") from None
     return target
 
 
 def check_writable(target: Path) -> None:
-    """Raise OptionError unless `target` can be written as a file (its folder exists).
+    """Raise OptionError unless `target` can be written as a file (`linkgraph.io.check_output`).
 
     >>> from pathlib import Path
     >>> from linkgraph.explorer.page import check_writable
     >>> check_writable(Path("no-such-folder/solve.html"))
     Traceback (most recent call last):
     ...
-    linkgraph.errors.OptionError: --html no-such-folder/solve.html: no such folder 'no-such-folder'
+    linkgraph.errors.OptionError: --html no-such-folder/solve.html: no such folder no-such-folder
     """
-    parent = target.parent
-    if target.is_dir():
-        raise OptionError(f"--html {target}: is a folder, expected a file name")
-    if not parent.is_dir():
-        raise OptionError(f"--html {target}: no such folder {str(parent)!r}")
-    if not os.access(parent, os.W_OK):
-        raise OptionError(f"--html {target}: the folder {str(parent)!r} is not writable")
+    check_output(target, option="--html")

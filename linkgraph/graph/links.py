@@ -45,12 +45,13 @@ import numpy as np
 
 from linkgraph.graph.als import DEFAULT_ALS_MAX_SIZE, als_records, cell_bits, peer_bits
 from linkgraph.errors import OptionError, check_choice
-from linkgraph.grid import Grid
+from linkgraph.grid import Grid, as_grid
 from linkgraph.model import Als, Candidate, Family, Group, LinkKind, NodeKind, sort_key
 
 __all__ = [
     "DEFAULT_ALS_MAX_SIZE",
     "FAMILIES",
+    "check_link_options",
     "degree_summary",
     "link_counts",
     "link_graph",
@@ -64,8 +65,30 @@ _STRONG = LinkKind.STRONG.value
 _WEAK = LinkKind.WEAK.value
 
 
+def check_link_options(families: Collection[str] = FAMILIES, als_max_size: int = DEFAULT_ALS_MAX_SIZE) -> tuple[str, ...]:
+    """The families as a tuple, if they and `als_max_size` are options `link_graph` takes; else OptionError.
+
+    The one check of the link options, for `link_graph` and for the callers that
+    check their options before any work (a batch run, the command line).
+
+    >>> lg.graph.links.check_link_options("cell,house".split(","), 4)
+    ('cell', 'house')
+    >>> lg.graph.links.check_link_options(["cel"])
+    Traceback (most recent call last):
+    ...
+    linkgraph.errors.OptionError: families: unknown value 'cel', expected one of cell, house, group, als; did you mean 'cell'?
+    """
+    if isinstance(families, str):
+        families = (families,)
+    families = tuple(families)
+    check_choice("families", families, FAMILIES)
+    if isinstance(als_max_size, bool) or not isinstance(als_max_size, int) or als_max_size < 1:
+        raise OptionError(f"als_max_size: expected a whole number of cells >= 1, found {als_max_size!r}")
+    return families
+
+
 def link_graph(
-    grid: Grid,
+    grid: Grid | str,
     *,
     families: Collection[str] = FAMILIES,
     als_max_size: int = DEFAULT_ALS_MAX_SIZE,
@@ -74,8 +97,8 @@ def link_graph(
 
     Parameters
     ----------
-    grid : Grid
-        The candidate state.
+    grid : Grid or str
+        The candidate state (or a puzzle string, `linkgraph.grid.as_grid`).
     families : collection of str, optional
         Which links to build: ``"cell"``, ``"house"``, ``"group"``, ``"als"``.
         Group and ALS nodes are made only with their family.
@@ -105,10 +128,8 @@ def link_graph(
     >>> G.nodes[lg.Als.parse("r2468c4{12378}")]["kind"]
     'als'
     """
-    families = tuple(families)
-    check_choice("families", families, FAMILIES)
-    if isinstance(als_max_size, bool) or not isinstance(als_max_size, int) or als_max_size < 1:
-        raise OptionError(f"als_max_size: expected a whole number of cells >= 1, found {als_max_size!r}")
+    families = check_link_options(families, als_max_size)
+    grid = as_grid(grid)
     G = nx.Graph(grid=grid, families=families, als_max_size=als_max_size)
     geo = grid.geometry
     counts = grid.counts

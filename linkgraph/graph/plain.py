@@ -40,6 +40,7 @@ import numpy as np
 
 from linkgraph.errors import NotationError, OptionError, PuzzleFormatError
 from linkgraph.grid import Grid
+from linkgraph.io import atomic_write, check_output
 from linkgraph.model import Candidate, Literal
 
 __all__ = ["GRAPH_FORMATS", "check_graph_path", "from_plain", "read_graph", "to_plain", "write_graph"]
@@ -250,7 +251,7 @@ def write_graph(G: nx.Graph, path: str | os.PathLike) -> Path:
     >>> back.number_of_edges() == G.number_of_edges(), back.graph["families"]
     (True, ['cell', 'house', 'group', 'als'])
     """
-    path = Path(path)
+    path = check_output(path, option="path")
     fmt = _format(path)
     H = to_plain(G)
     if fmt == "graphml":
@@ -259,9 +260,8 @@ def write_graph(G: nx.Graph, path: str | os.PathLike) -> Path:
         text = _gexf_text(H)
     else:
         text = json.dumps(nx.node_link_data(H, edges="links"), ensure_ascii=False, indent=1) + "\n"
-    tmp = path.with_name(f".{path.name}.part")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    with atomic_write(path) as fh:  # the old file or the whole new one
+        fh.write(text)
     return path
 
 

@@ -79,7 +79,7 @@ import networkx as nx
 import numpy as np
 
 from linkgraph.errors import OptionError
-from linkgraph.grid import Grid
+from linkgraph.grid import Grid, as_grid
 from linkgraph.model import Candidate, Literal, sort_key
 from linkgraph.nets.engine import advance
 from linkgraph.nets.proof import BranchProof
@@ -347,5 +347,5 @@ def propagate(grid: Grid, premises: Iterable[Literal], *, depth: int = 0, level:
     >>> lg.propagate(grid, [lg.Literal.parse("+r2c8#1")]).contradiction is None  # false
     False
     """
-    return propagate_many(grid, [tuple(premises)], depth=depth, level=level).outcome(0)
+    return propagate_many(as_grid(grid), [tuple(premises)], depth=depth, level=level).outcome(0)
 

@@ -53,7 +53,7 @@ import numpy as np
 
 from linkgraph.bitops import sparse_nonzero
 from linkgraph.errors import OptionError, check_choice
-from linkgraph.grid import Grid, cached
+from linkgraph.grid import Grid, as_grid, cached
 from linkgraph.model import Literal, sort_key
 from linkgraph.nets.notation import sudokuwiki
 from linkgraph.nets.propagate import Propagation, SinglePremises, Structure, check_depth_level, propagate_singles
@@ -136,7 +136,7 @@ def forcing_nets(
         raise OptionError("kinds: double nets need start='both'")
     if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
         raise OptionError(f"chunk: expected a positive int or None, found {chunk!r}")
-    return _forcing_nets(grid, depth, level, start, select, frozenset(kinds), chunk)
+    return _forcing_nets(as_grid(grid), depth, level, start, select, frozenset(kinds), chunk)
 
 
 def net_search(

@@ -9,9 +9,17 @@ keeps what it finished and ``resume=True`` carries on after the last row.
 
 Rows are deterministic: the same input gives the same bytes whatever the
 number of workers or the executor, except the ``time_s`` column (left out with
-``times=False``). A line that is not a puzzle, a job that raises, and a job
+``times=False``). A line that is not a puzzle, a puzzle without exactly one
+solution (unless the ``check`` option is off), a job that raises, and a job
 that runs past the time limit each give a row whose ``error`` column says what
-happened; the run never stops on them.
+happened (a long bad line is cut short in the ``puzzle`` column); the run never
+stops on them.
+
+Everything is checked before any work and any output: the job and its options
+(`linkgraph.research.jobs.check_options`), the counts and time limit, the input
+file, the output path, the scheduler (connected to first). A results file is
+written whole or not at all, and a stopped run resumes from its journal
+(`linkgraph.research.output.RowsOutput`).
 
 Every row starts with ``line`` (the 1-based input line number), ``puzzle``,
 ``name``, ``rating`` (the file's extra columns) and ``error``, then the job's
@@ -33,6 +41,7 @@ import importlib
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -40,13 +49,21 @@ from pathlib import Path
 from typing import Any
 
 from linkgraph.errors import OptionError, check_choice
-from linkgraph.io import PuzzleLine, read_puzzles
+from linkgraph.io import PuzzleLine, check_input, check_output, is_special, read_puzzles
+from linkgraph.limits import check_count, check_seconds
+from linkgraph.research.jobs import check_options
 from linkgraph.research.output import (  # noqa: F401 - FORMATS and read_rows are re-exported
-    FORMATS, Progress, RowWriter, count_puzzles, format_of, import_pyarrow, read_rows, resume_point, spool_to_parquet,
+    FORMATS, Progress, RowsOutput, RowWriter, count_puzzles, file_sha256, format_of, import_pyarrow, read_rows,
 )
 from linkgraph.research.runner import Deadline, JobTimeout, local_map, ordered
 
-__all__ = ["BASE_COLUMNS", "BatchSummary", "JOBS", "iter_batch", "job_columns", "run_batch", "run_job"]
+__all__ = ["BASE_COLUMNS", "BatchSummary", "CONNECT_TIMEOUT", "JOBS", "BatchInterrupted", "connect", "iter_batch",
+           "job_columns", "run_batch", "run_job"]
+
+#: Seconds to wait for a Dask scheduler before giving up.
+CONNECT_TIMEOUT = 10.0
+#: Puzzle texts longer than this are cut short in a row's ``puzzle`` column (a bad line may be megabytes).
+PUZZLE_WIDTH = 100
 
 #: Columns every row starts with.
 BASE_COLUMNS: tuple[str, ...] = ("line", "puzzle", "name", "rating", "error")
@@ -96,7 +113,10 @@ def _one_line(text: str) -> str:
 
 
 def _base(line: PuzzleLine) -> dict:
-    return {"line": line.number, "puzzle": line.puzzle, "name": line.name, "rating": line.rating, "error": None}
+    puzzle = line.puzzle
+    if len(puzzle) > PUZZLE_WIDTH + 25:
+        puzzle = f"{puzzle[:PUZZLE_WIDTH]}... ({len(puzzle)} characters)"
+    return {"line": line.number, "puzzle": puzzle, "name": line.name, "rating": line.rating, "error": None}
 
 
 # ---- running one line and one chunk ----------------------------------------
@@ -162,17 +182,35 @@ def _chunks(lines: Iterable[PuzzleLine], size: int) -> Iterator[list[tuple]]:
         yield chunk
 
 
-def _dask(job, options, chunks, timeout, times, scheduler, workers) -> Iterator[list[dict]]:
+def connect(scheduler: Any) -> tuple[Any, bool]:
+    """A ``distributed.Client`` for a scheduler address (or the client given) and whether it is ours to close.
+
+    Raises
+    ------
+    OptionError
+        When dask.distributed is not installed, or the scheduler cannot be reached
+        within `CONNECT_TIMEOUT` seconds (a bad address, nothing listening).
+    """
     try:
-        from distributed import Client, wait as dwait
+        from distributed import Client
     except ImportError:
         raise OptionError("--scheduler needs dask.distributed: pip install 'linkgraph[dask]'") from None
-    own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    try:
+        return Client(scheduler, timeout=CONNECT_TIMEOUT), True
+    except (OSError, ValueError, TypeError) as exc:
+        raise OptionError(f"--scheduler {scheduler}: cannot reach a Dask scheduler there ({_one_line(exc)})") from None
+
+
+def _dask(job, options, chunks, timeout, times, scheduler, workers) -> Iterator[list[dict]]:
+    client, own = connect(scheduler)
     try:
         nworkers = workers or max(1, sum(client.nthreads().values()))
 
         def wait_any(futs):
+            from distributed import wait as dwait
+
             return set(dwait(list(futs), return_when="FIRST_COMPLETED").done)
 
         yield from ordered(lambda c: client.submit(_run_chunk, job, options, timeout, times, c, pure=False),
@@ -187,7 +225,7 @@ def _dask(job, options, chunks, timeout, times, scheduler, workers) -> Iterator[
 
 @dataclass
 class BatchSummary:
-    """What a batch run did: rows written, rows skipped by resume, errors, seconds."""
+    """What a batch run did: rows written, rows kept by resume, errors by kind, seconds."""
 
     rows: int = 0
     skipped: int = 0
@@ -195,11 +233,56 @@ class BatchSummary:
     timeouts: int = 0
     seconds: float = 0.0
     columns: list[str] = field(default_factory=list)
+    #: Error rows of this run by kind: the error's name (``Timeout``, ``PuzzleFormatError``, ...).
+    error_kinds: Counter = field(default_factory=Counter)
 
     @property
     def rate(self) -> float:
         """Rows per second of this run."""
         return self.rows / self.seconds if self.seconds else 0.0
+
+    @property
+    def ok(self) -> bool:
+        """Whether the run did what it was asked: a row succeeded, or every line was done before (resume)."""
+        return self.rows > self.errors or (self.rows == 0 and self.skipped > 0)
+
+    def count(self, row: dict) -> None:
+        """Count one row of this run."""
+        self.rows += 1
+        if row["error"]:
+            self.errors += 1
+            kind = str(row["error"]).split(":", 1)[0]
+            self.error_kinds[kind] += 1
+            self.timeouts += kind == "Timeout"
+
+    def line(self) -> str:
+        """The summary line ``linkgraph batch`` ends with (without the output name)."""
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(self.error_kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        note = f", {self.skipped} kept from before" if self.skipped else ""
+        return (f"{self.rows} rows ({self.errors} errors, {self.timeouts} time-outs{note}) in {self.seconds:.1f} s, "
+                f"{self.rate:.1f} puzzles/s" + (f"; errors by kind: {kinds}" if kinds else ""))
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """A batch run stopped by Ctrl-C (or SIGTERM made one); `summary` counts the rows written before.
+
+    Those rows are in the output's journal (``<out>.partial``), and a run with
+    ``resume=True`` carries on after them; the output itself is as it was.
+    """
+
+    def __init__(self, summary: BatchSummary, journal: Path | None):
+        super().__init__(f"stopped after {summary.rows} rows")
+        self.summary = summary
+        self.journal = journal
+
+
+def _check_run(job: str, options: dict, *, timeout: float | None, chunksize: int, workers: int | None) -> None:
+    """OptionError (or UnknownTechniqueError) for anything a run could not use, before any work."""
+    job_columns(job, options)  # a bad job name
+    check_options(job, options)
+    check_seconds("--timeout", timeout)
+    check_count("--chunksize", chunksize, minimum=1, none=False)
+    check_count("--workers", workers, minimum=1)
 
 
 def iter_batch(lines: Iterable[PuzzleLine], job: str, *, options: Mapping[str, Any] | None = None,
@@ -209,25 +292,23 @@ def iter_batch(lines: Iterable[PuzzleLine], job: str, *, options: Mapping[str, A
 
     `workers` defaults to all cores (``os.cpu_count()``); ``workers=1`` runs in
     this process. `scheduler` is a Dask scheduler address or a
-    ``distributed.Client``.
+    ``distributed.Client``. Every option is checked at the call.
 
     >>> lines = lg.io.read_puzzles(lg.io.corpus_path("euler96"), limit=3)
     >>> [(r["line"], r["solutions"]) for r in lg.research.batch.iter_batch(lines, "oracle", workers=1)]
     [(1, 1), (2, 1), (3, 1)]
     """
     options = dict(options or {})
-    job_columns(job, options)  # fail early on a bad job name
-    if timeout is not None and timeout <= 0:
-        raise OptionError(f"--timeout: expected a positive number of seconds, found {timeout}")
-    if chunksize < 1:
-        raise OptionError(f"chunksize: expected a positive number, found {chunksize}")
+    _check_run(job, options, timeout=timeout, chunksize=chunksize, workers=workers)
+    return _iter_batch(lines, job, options, workers, timeout, scheduler, times, chunksize)
+
+
+def _iter_batch(lines, job, options, workers, timeout, scheduler, times, chunksize) -> Iterator[dict]:
     chunks = _chunks(lines, chunksize)
     if scheduler is not None:
         source = _dask(job, options, chunks, timeout, times, scheduler, workers)
     else:
         workers = workers or os.cpu_count() or 1
-        if workers < 1:
-            raise OptionError(f"--workers: expected a positive number, found {workers}")
         source = local_map(partial(_run_chunk, job, options, timeout, times), chunks, workers=workers)
     for rows in source:
         yield from rows
@@ -241,14 +322,26 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
     """Run `job` over the puzzle file `path` and write its rows to `out` (stdout if None).
 
     The format follows `out`'s suffix (``.csv``, ``.jsonl`` or ``.parquet``)
-    unless `fmt` says. With `resume`, rows already in `out` are kept and their
-    lines skipped; a partial last row (from an interrupted run) is cut off
-    first. Parquet output (needs pyarrow) is spooled to ``<out>.part.jsonl``
-    row by row, which `resume` carries on, and converted when the run ends.
+    unless `fmt` says. Every option, the input and the output path are checked
+    (and a scheduler connected to) before any work; `out` is then written whole
+    or not at all: rows go to ``<out>.partial`` as they come and onto `out` when
+    the run is complete, with ``<out>.meta.json`` naming the input's sha256, the
+    job and its options (`linkgraph.research.output.RowsOutput`). With `resume`,
+    the rows of a stopped run's journal, or of a finished `out` whose sidecar
+    matches, are kept and their lines skipped; another input, job or options is
+    refused.
 
     Returns
     -------
     BatchSummary
+
+    Raises
+    ------
+    OptionError, UnknownTechniqueError, PuzzleFormatError
+        For a bad option, input or output, before any output is touched.
+    BatchInterrupted
+        On Ctrl-C (or SIGTERM under `linkgraph.research.runner.interrupt_on_sigterm`);
+        the rows done are in the journal.
 
     Examples
     --------
@@ -263,77 +356,81 @@ def run_batch(path: str | os.PathLike, job: str, *, out: str | os.PathLike | Non
     """
     fmt = format_of(out, fmt)
     options = dict(options or {})
+    _check_run(job, options, timeout=timeout, chunksize=chunksize, workers=workers)
     columns = list(BASE_COLUMNS) + job_columns(job, options) + (["time_s"] if times else [])
-    if limit is not None and limit < 1:
-        raise OptionError(f"--limit: expected a positive number, found {limit}")
-    path = Path(path)
-    lines = read_puzzles(path, limit=limit)  # checks the file exists
-    final = None
+    check_count("--limit", limit, minimum=1)
+    path = check_input(path)
     if fmt == "parquet":
         if out is None:
             raise OptionError("--format parquet needs --out FILE.parquet")
         import_pyarrow()
-        final, out, fmt = Path(out), Path(str(out) + ".part.jsonl"), "jsonl"
-        if resume and final.is_file() and not out.is_file():
-            return BatchSummary(skipped=import_pyarrow()[1].read_metadata(final).num_rows, columns=columns)
-    last = 0
-    header = True
-    if resume:
-        if out is None:
-            raise OptionError("--resume needs --out FILE")
-        out_path = Path(out)
-        if out_path.is_file():
-            last = resume_point(out_path, fmt, columns)
-            header = last < 0
-            last = max(last, 0)
+    if resume and out is None:
+        raise OptionError("--resume needs --out FILE")
+    output = None
+    direct = None  # a device or a pipe (/dev/null): the rows go straight there, like stdout
+    if out is not None:
+        out = check_output(out, option="--out")
+        if is_special(out):
+            if resume:
+                raise OptionError(f"--resume: {out} is not a regular file: there is nothing to resume")
+            if fmt == "parquet":
+                raise OptionError(f"--out {out}: Parquet needs a regular file")
+            direct = out
+        else:
+            stamp = {"input": str(path), "sha256": file_sha256(path), "job": job,
+                     "options": {k: options[k] for k in sorted(options)}, "columns": columns, "format": fmt}
+            output = RowsOutput(out, fmt, columns, stamp, resume=resume)
+    if scheduler is not None:
+        scheduler, own = connect(scheduler)  # an unreachable scheduler fails here, before any output
     summary = BatchSummary(columns=columns)
-    remaining: Iterable[PuzzleLine] = lines
-    if last:
-        def after(it):
-            for line in it:
-                if line.number > last:
-                    yield line
-                else:
-                    summary.skipped += 1
-        remaining = after(lines)
+    last_kept = output.last if output is not None else 0
+    lines = read_puzzles(path, limit=limit)
+
+    def remaining(it):
+        for line in it:
+            if line.number > last_kept:
+                yield line
+            else:
+                summary.skipped += 1
+
     show = progress if progress is not None else sys.stderr.isatty()
     progress_line = Progress(count_puzzles(path, limit=limit), sys.stderr) if show else None
     t0 = time.monotonic()
-    if out is None:
-        fh = stdout or sys.stdout
-        close = False
-    else:
-        fh = open(out, "a" if resume else "w", encoding="utf-8", newline="")
-        close = True
-    writer = RowWriter(fh, fmt, columns, header=header)
-    batch: list[dict] = []
+    stream = open(direct, "w", encoding="utf-8", newline="") if direct is not None else None
+    writer = RowWriter(stream or stdout or sys.stdout, fmt, columns, header=True) if output is None else None
+    pending: list[dict] = []
+    last = 0
     try:
-        last_shown = 0.0
-        for row in iter_batch(remaining, job, options=options, workers=workers, timeout=timeout,
-                              scheduler=scheduler, times=times, chunksize=chunksize):
-            batch.append(row)
-            summary.rows += 1
-            if row["error"]:
-                summary.errors += 1
-                summary.timeouts += row["error"].startswith("Timeout:")
+        last_written = 0.0
+        for row in _iter_batch(remaining(lines), job, options, workers, timeout, scheduler, times, chunksize):
+            pending.append(row)
+            summary.count(row)
+            last = row["line"]
             now = time.monotonic()
-            if len(batch) >= 64 or now - last_shown > 0.5:
-                writer.write(batch)
-                batch = []
-                last_shown = now
+            if len(pending) >= 64 or now - last_written > 0.5:
+                (output or writer).write(pending)
+                pending = []
+                last_written = now
             if progress_line is not None:
                 progress_line.update(summary.rows + summary.skipped, summary.rows)
-        writer.write(batch)
-        batch = []
+        (output or writer).write(pending)
+        pending = []
+        if output is not None:
+            output.finish(last)
         if progress_line is not None:
             progress_line.close(summary.rows + summary.skipped, summary.rows)
+    except KeyboardInterrupt:
+        if pending:  # keep the rows that are finished
+            (output or writer).write(pending)
+        summary.seconds = time.monotonic() - t0
+        journal = output.journal if output is not None and output.journal.exists() else None
+        raise BatchInterrupted(summary, journal) from None
     finally:
-        if batch:  # interrupted: keep the rows that are finished
-            writer.write(batch)
-        if close:
-            fh.close()
-    if final is not None:
-        spool_to_parquet(Path(out), final, columns)
-        Path(out).unlink()
+        if output is not None:
+            output.close()
+        if stream is not None:
+            stream.close()
+        if scheduler is not None and own:
+            scheduler.close()
     summary.seconds = time.monotonic() - t0
     return summary

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from linkgraph.errors import OptionError, check_choice
+from linkgraph.io import atomic_path
 
 __all__ = ["GLOSSARY", "RATINGS", "fitted_bins", "is_discrete", "label", "plot", "series", "spearman"]
 
@@ -273,6 +274,7 @@ def plot(
     ax.legend(fontsize="small")
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    fig.savefig(out, metadata={"Software": None} if str(out).endswith(".png") else None)
+    with atomic_path(out) as part:  # the old picture or the whole new one
+        fig.savefig(part, metadata={"Software": None} if str(out).endswith(".png") else None)
     plt.close(fig)
     return {k: len(v[0]) for k, v in data.items()}

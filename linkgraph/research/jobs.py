@@ -12,7 +12,14 @@ Options (a plain dict, the same for every line):
 - ``position``: ``"basic"`` (default: the position after the basic ladder) or
   ``"start"`` (the puzzle as given) for ``links``, ``chains``, ``nets``, ``metrics``;
 - ``families``, ``als_max_size``: passed to `linkgraph.graph.links.link_graph`;
-- ``depth``: forcing-net depth for ``nets`` (default 0).
+- ``depth``: forcing-net depth for ``nets`` (default 0);
+- ``check``: whether a puzzle must have exactly one solution (default True; the
+  ``oracle`` job counts solutions instead). A puzzle with none or several is an
+  error row, before any other work.
+
+`check_options` checks a job's options before any line is run, with the checks
+the engine itself uses (`linkgraph.graph.links.check_link_options`,
+`linkgraph.nets.propagate.check_depth_level`, `linkgraph.techniques.resolve_ladder`).
 """
 
 from __future__ import annotations
@@ -20,13 +27,79 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 
-from linkgraph.errors import check_choice
+from linkgraph.errors import InvalidPuzzleError, OptionError, check_choice
 from linkgraph.grid import Grid
 from linkgraph.io import PuzzleLine
+from linkgraph.limits import check_count, check_seconds
 from linkgraph.research.metrics import POSITION_COLUMNS, proof_size, solve_columns, solve_metrics
 
-__all__ = ["CHECKPOINTS", "PATH_METRICS", "RATE_COLUMNS", "chains_job", "links_job", "metrics_job", "nets_job",
-           "oracle_job", "rate_job", "solve_job"]
+__all__ = ["CHECKPOINTS", "OPTIONS", "PATH_METRICS", "RATE_COLUMNS", "chains_job", "check_options", "links_job",
+           "metrics_job", "nets_job", "oracle_job", "rate_job", "solve_job"]
+
+#: The options each built-in job reads.
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "solve": ("ladder", "path", "families", "check"),
+    "links": ("position", "families", "als_max_size", "check"),
+    "metrics": ("position", "families", "als_max_size", "check"),
+    "chains": ("position", "check"),
+    "nets": ("position", "depth", "check"),
+    "rate": ("max_level", "budget", "check"),
+    "oracle": (),
+}
+
+
+def check_options(job: str, options: dict) -> None:
+    """OptionError (or UnknownTechniqueError) for an option `job` does not take or a value it cannot use.
+
+    A job named ``module:function`` is not one of ours: its options are its own.
+
+    >>> lg.research.jobs.check_options("links", {"families": "cell,house", "als_max_size": 3})
+    >>> lg.research.jobs.check_options("nets", {"depth": 9})
+    Traceback (most recent call last):
+    ...
+    linkgraph.errors.OptionError: depth: expected 0, 1 or 2, found 9
+    >>> lg.research.jobs.check_options("oracle", {"depth": 1})
+    Traceback (most recent call last):
+    ...
+    linkgraph.errors.OptionError: depth: the oracle job takes no such option
+    """
+    if job not in OPTIONS:
+        return
+    for key in options:
+        if key not in OPTIONS[job]:
+            raise OptionError(f"{key}: the {job} job takes no such option")
+    if "position" in options:
+        check_choice("position", [options["position"]], ("basic", "start"))
+    if "families" in options or "als_max_size" in options:
+        from linkgraph.graph.links import DEFAULT_ALS_MAX_SIZE, check_link_options
+
+        link = _link_options(options)  # a families string split as the jobs split it
+        check_link_options(link.get("families", ("cell",)), link.get("als_max_size", DEFAULT_ALS_MAX_SIZE))
+    if "depth" in options:
+        from linkgraph.nets.propagate import check_depth_level
+
+        check_depth_level(options["depth"], 0)
+    if "ladder" in options:
+        from linkgraph.techniques import resolve_ladder
+
+        resolve_ladder(options["ladder"] or "default")
+    if "max_level" in options:
+        check_count("max_level", options["max_level"], none=False)
+    if "budget" in options:
+        check_seconds("budget", options["budget"])
+
+
+def _grid(line: PuzzleLine, options: dict) -> Grid:
+    """The line's grid, checked to have exactly one solution unless ``check`` is off."""
+    grid = line.grid()
+    if options.get("check", True):
+        from linkgraph.oracle import count_solutions
+
+        n = count_solutions(grid, limit=2)
+        if n != 1:
+            what = "no solution" if n == 0 else "several solutions"
+            raise InvalidPuzzleError(f"line {line.number}: the puzzle has {what} (the check is off with --no-check)")
+    return grid
 
 
 def _columns(cols):
@@ -39,7 +112,7 @@ def _columns(cols):
 
 def _position(line: PuzzleLine, options: dict) -> Grid:
     """The grid a position job measures: as given, or after the basic ladder."""
-    grid = line.grid()
+    grid = _grid(line, options)
     where = options.get("position", "basic")
     check_choice("position", [where], ("basic", "start"))
     if where == "start":
@@ -53,9 +126,9 @@ def _link_options(options: dict) -> dict:
     out = {}
     if options.get("families"):
         fam = options["families"]
-        out["families"] = tuple(fam.split(",")) if isinstance(fam, str) else tuple(fam)
+        out["families"] = tuple(f.strip() for f in fam.split(",") if f.strip()) if isinstance(fam, str) else tuple(fam)
     if options.get("als_max_size") is not None:
-        out["als_max_size"] = int(options["als_max_size"])
+        out["als_max_size"] = options["als_max_size"]
     return out
 
 
@@ -134,7 +207,7 @@ def solve_job(line: PuzzleLine, options: dict) -> dict:
     """
     from linkgraph.solver import solve
 
-    result = solve(line.grid(), ladder=options.get("ladder") or "default")
+    result = solve(_grid(line, options), ladder=options.get("ladder") or "default")
     record = solve_metrics(result, techniques=_ladder_names(options))
     record.pop("seconds")
     if options.get("path"):
@@ -167,7 +240,7 @@ def rate_job(line: PuzzleLine, options: dict) -> dict:
     deadline = None
     if options.get("budget"):
         deadline = time.monotonic() + float(options["budget"])
-    result = rate(line.grid(), max_level=int(options.get("max_level", 5)), deadline=deadline)
+    result = rate(_grid(line, options), max_level=int(options.get("max_level", 5)), deadline=deadline)
     hardest = max(result.hints, key=lambda h: h.difficulty, default=None)
     return {
         "er": round(result.er, 1), "ep": round(result.ep, 1), "ed": round(result.ed, 1), "solved": result.solved,
@@ -244,4 +317,4 @@ def nets_job(line: PuzzleLine, options: dict) -> dict:
     from linkgraph.nets.search import forcing_nets
 
     grid = _position(line, options)
-    return _found(grid, list(forcing_nets(grid, depth=int(options.get("depth", 0)))))
+    return _found(grid, list(forcing_nets(grid, depth=options.get("depth", 0))))

@@ -43,7 +43,7 @@ from typing import Any
 
 import networkx as nx
 
-from linkgraph.grid import Grid
+from linkgraph.grid import Grid, as_grid
 
 __all__ = [
     "FAMILIES", "KINDS", "POSITION_COLUMNS", "graph_metrics", "grid_counts", "position_metrics",
@@ -190,6 +190,7 @@ def position_metrics(grid: Grid, *, G: nx.Graph | None = None, **link_options: A
     >>> list(m) == list(lg.research.metrics.POSITION_COLUMNS)
     True
     """
+    grid = as_grid(grid)
     if G is None:
         from linkgraph.graph.links import link_graph
 

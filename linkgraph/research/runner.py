@@ -5,7 +5,8 @@ A corpus run (`linkgraph.research.batch` behind ``linkgraph batch``,
 puzzle, or per chunk of puzzles, and wants the results back in file order:
 
 - `Deadline` bounds one call: past its time it raises `JobTimeout` inside the call,
-  again and again until the call has stopped;
+  again and again until the call has stopped (both live in `linkgraph.limits`, below
+  the solver, which bounds its own ``time_limit`` with them; this module re-exports them);
 - `ordered` keeps a window of calls in flight on any executor (a local process
   pool, a Dask client) and yields their results in input order; `local_map` runs
   it on a local process pool (or in this process for one worker) whose workers
@@ -22,7 +23,6 @@ Examples
 
 from __future__ import annotations
 
-import ctypes
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from linkgraph.errors import OptionError
+from linkgraph.limits import REPEAT, Deadline, JobTimeout  # noqa: F401 - re-exported
 
 __all__ = ["REPEAT", "Deadline", "JobTimeout", "first_completed", "interrupt", "interrupt_on_sigterm",
            "local_map", "ordered", "worker_init"]
@@ -38,94 +39,7 @@ __all__ = ["REPEAT", "Deadline", "JobTimeout", "first_completed", "interrupt", "
 T = TypeVar("T")
 R = TypeVar("R")
 
-#: Seconds between repeats of a time-out that has not yet stopped its job.
-REPEAT = 0.05
-
-
-# ---- the per-puzzle deadline ---------------------------------------------------
-
-
-class JobTimeout(BaseException):
-    """Raised inside a job that runs past its time limit.
-
-    A BaseException, so that ``except Exception`` in the engine cannot swallow it.
-    """
-
-
-class Deadline:
-    """Raise `JobTimeout` in the current thread after `seconds`; no limit when `seconds` is None or 0.
-
-    In the main thread the alarm is SIGALRM (``signal.setitimer``); in any other
-    thread a helper thread injects the exception (``PyThreadState_SetAsyncExc``).
-    The exception is raised again every `REPEAT` seconds until the block exits: one
-    raised while Python finalises a generator or runs a ``__del__`` is reported as
-    "ignored" and lost, and a single alarm would then let the job run on unbounded.
-
-    Parameters
-    ----------
-    seconds : float or None
-        The time limit of the block.
-
-    Raises
-    ------
-    JobTimeout
-        Inside the block, once its time is up.
-
-    Examples
-    --------
-    >>> import time
-    >>> from linkgraph.research.runner import Deadline, JobTimeout
-    >>> try:
-    ...     with Deadline(0.05):
-    ...         time.sleep(5)
-    ... except JobTimeout:
-    ...     print("stopped")
-    stopped
-    """
-
-    def __init__(self, seconds: float | None):
-        self.seconds = seconds
-        self._timer: threading.Thread | None = None
-        self._stop = threading.Event()
-        self._old = None
-
-    def __enter__(self) -> Deadline:
-        if not self.seconds:
-            return self
-        if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-            self._old = signal.signal(signal.SIGALRM, self._alarm)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds, REPEAT)
-        else:
-            self._stop.clear()
-            self._timer = threading.Thread(target=self._inject_until_stopped, args=(threading.get_ident(),),
-                                           daemon=True)
-            self._timer.start()
-        return self
-
-    @staticmethod
-    def _alarm(signum, frame):  # noqa: ARG004
-        raise JobTimeout
-
-    def _inject_until_stopped(self, ident: int) -> None:
-        wait = self.seconds
-        while not self._stop.wait(wait):
-            _inject(ident)
-            wait = REPEAT
-
-    def __exit__(self, *exc) -> None:
-        if self._old is not None:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self._old)
-            self._old = None
-        elif self._timer is not None:
-            self._stop.set()
-            self._timer.join()
-            self._timer = None
-
-
-def _inject(ident: int) -> None:
-    """Raise JobTimeout in the thread `ident` at its next bytecode."""
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(JobTimeout))
+# ---- the per-puzzle deadline: `linkgraph.limits` (Deadline, JobTimeout, REPEAT), re-exported here --------------
 
 
 # ---- the ordered window over an executor ----------------------------------------

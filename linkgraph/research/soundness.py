@@ -14,11 +14,15 @@ techniques used and the failures, the same whatever the number of workers.
 `check_line` checks one line.
 
 A long sweep can keep a log: one JSON line per puzzle (its one-puzzle report as
-`SweepReport.row`) after a first line naming the file, ladder and sample,
-written and flushed as each puzzle is checked, in file order. With ``resume``
-the sweep reads the log back, counts its puzzles into the report without
-checking them again and carries on with the rest, so a sweep stopped by Ctrl-C,
-SIGTERM or a lost machine loses at most the puzzles in flight.
+`SweepReport.row`) after a first line naming the file, its sha256, the ladder,
+the sample and the time limit, written and flushed as each puzzle is checked, in
+file order. The log is written to ``LOG.partial`` and renamed onto ``LOG`` when
+the sweep is complete, so ``LOG`` is either the old log or the complete new one.
+With ``resume`` the sweep reads ``LOG.partial`` (or a finished ``LOG``) back,
+refuses it if it was written for another file, contents, ladder or sample,
+counts its puzzles into the report without checking them again and carries on
+with the rest, so a sweep stopped by Ctrl-C, SIGTERM, ``kill -9`` or a lost
+machine loses at most the puzzles in flight.
 
 Examples
 --------
@@ -28,8 +32,8 @@ Examples
 >>> log = Path(tmp.name) / "sweep.jsonl"
 >>> path = lg.io.corpus_path("euler96")
 >>> report = lg.research.soundness.sweep(path, ladder="basic", limit=3, log=log, progress=False)
->>> report.puzzles, report.resumed, len(log.read_text().splitlines())
-(3, 0, 4)
+>>> report.puzzles, report.resumed, len(log.read_text().splitlines()), log.with_name("sweep.jsonl.partial").exists()
+(3, 0, 4, False)
 >>> again = lg.research.soundness.sweep(path, ladder="basic", limit=3, log=log, resume=True, progress=False)
 >>> again.puzzles, again.resumed, again.steps == report.steps
 (3, 3, True)
@@ -55,9 +59,12 @@ from linkgraph.check import checker
 from linkgraph.errors import LinkgraphError, OptionError, ProofError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
-from linkgraph.io import PuzzleLine, read_puzzles
+from linkgraph.io import PuzzleLine, atomic_write, check_input, check_output, is_special, read_puzzles
+from linkgraph.limits import check_count, check_seconds
 from linkgraph.oracle import solve_unique
-from linkgraph.research.output import Progress, count_puzzles
+from linkgraph.research.output import (
+    Progress, check_stamp, count_puzzles, cut_torn_tail, file_sha256, journal_path, promote_journal, refuse_journal,
+)
 from linkgraph.research.runner import Deadline, JobTimeout, local_map
 from linkgraph.steps import Step
 from linkgraph.techniques import resolve_ladder
@@ -187,13 +194,14 @@ class SweepReport:
 class SweepInterrupted(KeyboardInterrupt):
     """A sweep stopped by Ctrl-C (or SIGTERM made one); `report` holds the puzzles finished before.
 
-    Those puzzles are all in the log, if the sweep keeps one, and a sweep with
-    ``resume=True`` carries on after them.
+    Those puzzles are all in the log's journal `journal` (``LOG.partial``), if the
+    sweep keeps a log, and a sweep with ``resume=True`` carries on after them.
     """
 
-    def __init__(self, report: SweepReport):
+    def __init__(self, report: SweepReport, journal: Path | None = None):
         super().__init__(f"stopped after {report.puzzles} puzzles")
         self.report = report
+        self.journal = journal
 
 
 # ---- one puzzle ----------------------------------------------------------------------------
@@ -316,8 +324,8 @@ def _numbered(line: PuzzleLine, *, ladder: str | None, timeout: float | None) ->
 # ---- the log -------------------------------------------------------------------------------
 
 
-def _read_log(path: Path, header: dict) -> list[dict] | None:
-    """The rows of a verify log written for the same sweep as `header` (None: the log has no header yet).
+def _read_log(path: Path, header: dict) -> list[dict]:
+    """The rows of a verify log (or its journal) written for the same sweep as `header`.
 
     A torn last line (a run stopped while writing it) is cut off the file, but
     only once the rest has been read back and found to be this sweep's.
@@ -326,28 +334,25 @@ def _read_log(path: Path, header: dict) -> list[dict] | None:
     end = data.rfind(b"\n") + 1
     lines = data[:end].decode("utf-8", errors="replace").splitlines()
     if not lines:
-        rows = None
-    else:
+        raise OptionError(f"--resume: {path} is empty, not a linkgraph verify log")
+    try:
+        first = json.loads(lines[0])["verify"]
+        if not isinstance(first, dict):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        raise OptionError(f"--resume: {path} is not a linkgraph verify log (line 1)") from None
+    check_stamp(first, header["verify"], str(path))
+    rows = []
+    for k, text in enumerate(lines[1:], 2):
         try:
-            first = json.loads(lines[0])["verify"]
+            row = json.loads(text)
+            SweepReport.from_row(row)
+            int(row["line"])
         except (ValueError, KeyError, TypeError):
-            raise OptionError(f"--resume: {path} is not a linkgraph verify log (line 1)") from None
-        for key, value in header["verify"].items():
-            if first.get(key) != value:
-                raise OptionError(f"--resume: {path} was written for {key} {first.get(key)!r}, "
-                                  f"this run has {key} {value!r}")
-        rows = []
-        for k, text in enumerate(lines[1:], 2):
-            try:
-                row = json.loads(text)
-                SweepReport.from_row(row)
-                int(row["line"])
-            except (ValueError, KeyError, TypeError):
-                raise OptionError(f"--resume: {path} line {k} is not a verify row") from None
-            rows.append(row)
+            raise OptionError(f"--resume: {path} line {k} is not a verify row") from None
+        rows.append(row)
     if end < len(data):
-        with open(path, "r+b") as fh:
-            fh.truncate(end)
+        cut_torn_tail(path)
     return rows
 
 
@@ -386,11 +391,14 @@ def sweep(path: str | os.PathLike, *, ladder: str | Sequence[str] | None = None,
     timeout : float, optional
         Seconds each puzzle may take; a puzzle past them is a failed row (``timeouts``).
     log : str or path, optional
-        Write one JSON line per puzzle to this file as it is checked, after a header
-        line naming the file, ladder and sample.
+        Write one JSON line per puzzle as it is checked, after a header line naming
+        the file, its sha256, the ladder, the sample and the time limit: to
+        ``LOG.partial`` as the sweep goes, renamed onto `log` when it is complete.
     resume : bool, optional
-        Read the puzzles already in `log` back into the report and check only the
-        rest (needs `log`; a log of another sweep is refused).
+        Read the puzzles already in ``LOG.partial`` (or a finished `log`) back into
+        the report and check only the rest (needs `log`; a log of another sweep, or
+        of a file whose contents changed, is refused). Without it an existing
+        ``LOG.partial`` is refused rather than overwritten.
     progress : bool, optional
         Show the progress line on stderr (`linkgraph.research.output.Progress`);
         by default only when stderr is a terminal.
@@ -403,7 +411,8 @@ def sweep(path: str | os.PathLike, *, ladder: str | Sequence[str] | None = None,
     Raises
     ------
     OptionError
-        For a bad count, a bad time limit, `resume` without `log`, or a log of another sweep.
+        For a bad count, a bad time limit, a log path that cannot be written, `resume`
+        without `log`, a log of another sweep, or a journal left without `resume`.
     UnknownTechniqueError
         For an unknown name in `ladder`, before any work.
     PuzzleFormatError
@@ -418,40 +427,56 @@ def sweep(path: str | os.PathLike, *, ladder: str | Sequence[str] | None = None,
     >>> report.puzzles, report.solved, report.unsound, report.rejected, report.failed
     (5, 5, 0, 0, 0)
     """
-    if limit is not None and limit < 1:
-        raise OptionError(f"--limit: expected a positive number, found {limit}")
-    if start < 0:
-        raise OptionError(f"--start: expected 0 or more, found {start}")
-    if every < 1:
-        raise OptionError(f"--every: expected a positive number, found {every}")
-    if workers < 1:
-        raise OptionError(f"--workers: expected a positive number, found {workers}")
-    if timeout is not None and not timeout > 0:
-        raise OptionError(f"--timeout: expected a positive number of seconds, found {timeout}")
+    check_count("--limit", limit, minimum=1)
+    check_count("--start", start, minimum=0, none=False)
+    check_count("--every", every, minimum=1, none=False)
+    check_count("--workers", workers, minimum=1, none=False)
+    check_seconds("--timeout", timeout)
     if resume and not log:
         raise OptionError("--resume needs --log FILE")
     if ladder is not None and not isinstance(ladder, str):
         ladder = ",".join(ladder)
     resolve_ladder(ladder)  # UnknownTechniqueError before any work
     report = SweepReport(file=str(path), ladder=ladder or "default")
-    lines = read_puzzles(path, start=start)  # a missing file fails here, before the log is touched
-    header = {"verify": {"file": str(Path(path).resolve()), "ladder": report.ladder, "start": start,
-                         "every": every, "limit": limit}}
-    log_path = Path(log) if log else None
-    rows = _read_log(log_path, header) if resume and log_path.is_file() else None
+    path = check_input(path)  # a missing file fails here, before the log is touched
+    log_path = check_output(log, option="--log") if log else None
+    rows: list[dict] = []
+    journal = None
+    direct = None  # a device or a pipe (/dev/null): the log goes straight there, nothing to resume
+    if log_path is not None and is_special(log_path):
+        if resume:
+            raise OptionError(f"--resume: {log_path} is not a regular file: there is nothing to resume")
+        direct, log_path = log_path, None
+    if log_path is not None:
+        header = {"verify": {"file": str(path.resolve()), "sha256": file_sha256(path), "ladder": report.ladder,
+                             "start": start, "every": every, "limit": limit, "timeout": timeout}}
+        journal = journal_path(log_path)
+        if not resume:
+            refuse_journal(log_path)
+        elif journal.is_file():
+            rows = _read_log(journal, header)
+        elif log_path.is_file():
+            rows = _read_log(log_path, header)
+    lines = read_puzzles(path, start=start)
     done = set()
-    for row in rows or ():
+    for row in rows:
         report.merge(SweepReport.from_row(row))
         done.add(int(row["line"]))
-    report.resumed = len(rows or ())
+    report.resumed = len(rows)
     show = progress if progress is not None else sys.stderr.isatty()
     progress_line = Progress(count_puzzles(path, start=start, every=every, limit=limit), sys.stderr) if show else None
     out = None
-    if log_path is not None:
-        out = open(log_path, "a" if rows is not None else "w", encoding="utf-8")
-        if rows is None:
-            out.write(json.dumps(header) + "\n")
-            out.flush()
+    if direct is not None:
+        out = open(direct, "w", encoding="utf-8")
+        out.write(json.dumps({"verify": {"file": str(path.resolve()), "ladder": report.ladder, "start": start,
+                                         "every": every, "limit": limit, "timeout": timeout}}) + "\n")
+    if journal is not None:
+        if not journal.is_file():  # a fresh journal: the header, then the rows read back from a finished log
+            with atomic_write(journal) as fh:
+                fh.write(json.dumps(header) + "\n")
+                for row in rows:
+                    fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        out = open(journal, "a", encoding="utf-8")
     t0 = time.perf_counter()
     new = 0
     check = partial(_numbered, ladder=ladder, timeout=timeout)
@@ -468,10 +493,12 @@ def sweep(path: str | os.PathLike, *, ladder: str | Sequence[str] | None = None,
                 if progress_line is not None:
                     progress_line.update(report.puzzles, new)
     except KeyboardInterrupt:
-        raise SweepInterrupted(report) from None
+        raise SweepInterrupted(report, journal) from None
     finally:
         if out is not None:
             out.close()
+    if journal is not None:
+        promote_journal(journal, log_path)  # the sweep is complete: the log is whole
     if progress_line is not None:
         progress_line.close(report.puzzles, new)
     report.seconds = time.perf_counter() - t0

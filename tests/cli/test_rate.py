@@ -37,9 +37,11 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys):
     assert err.startswith("linkgraph: PuzzleFormatError:") and len(err.strip().splitlines()) == 1
     path = tmp_path / "p.txt"
     path.write_text(f"{EASY}\n12345\n")
-    assert main(["rate", str(path), "--workers", "1"]) == 2
-    lines = capsys.readouterr().out.splitlines()
+    assert main(["rate", str(path), "--workers", "1"]) == 1  # a bad line is an error row, not bad input
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
     assert lines[0].startswith(EASY) and "error: PuzzleFormatError" in lines[1]
+    assert err == "linkgraph rate: 1 of 2 puzzles not rated (error rows)\n"
     assert main(["rate", str(path), "--resume"]) == 2  # --resume needs --log
 
 

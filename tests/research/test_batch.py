@@ -13,6 +13,7 @@ import linkgraph as lg
 from linkgraph.research import batch
 from linkgraph.cli.main import main
 from linkgraph.io import corpus_path, read_puzzles, read_solutions
+from linkgraph.research.output import journal_path, sidecar_path
 
 EULER = [p.puzzle for p in read_puzzles(corpus_path("euler96"), limit=12)]
 EULER_SOLUTIONS = read_solutions(corpus_path("euler96", solutions=True))[:12]
@@ -105,14 +106,20 @@ def test_workers_give_identical_bytes(mixed_file, tmp_path, suffix):
 
 @pytest.mark.parametrize("suffix", ["csv", "jsonl"])
 def test_resume_after_truncation_gives_identical_output(mixed_file, tmp_path, suffix):
+    # a run killed at any byte leaves its journal torn there; --resume finishes the same bytes
     full = tmp_path / f"full.{suffix}"
     batch.run_batch(mixed_file, "oracle", out=full, workers=1, times=False)
     data = full.read_bytes()
+    side = json.loads(sidecar_path(full).read_text())
+    head = (json.dumps({"linkgraph batch": side["linkgraph batch"]}) + "\n").encode()
     for cut in (0, 10, len(data) // 3, data.index(b"\n", len(data) // 2) + 1, len(data) - 5, len(data)):
         part = tmp_path / f"part.{suffix}"
-        part.write_bytes(data[:cut])
+        part.unlink(missing_ok=True)
+        journal_path(part).write_bytes(head + data[:cut])
         s = batch.run_batch(mixed_file, "oracle", out=part, workers=2, times=False, resume=True, chunksize=2)
         assert part.read_bytes() == data, cut
+        assert not journal_path(part).exists()
+        assert json.loads(sidecar_path(part).read_text()) == side
         assert s.rows + s.skipped == 14
 
 
@@ -169,16 +176,18 @@ def test_cli_batch_stopped_by_sigterm_keeps_whole_rows_and_resumes(tmp_path):
     whole = tmp_path / "whole.jsonl"
     assert main([*argv, "--out", str(whole)]) == 0
     out = tmp_path / "stopped.jsonl"
+    journal = journal_path(out)
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     proc = subprocess.Popen([sys.executable, "-m", "linkgraph", *argv, "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     deadline = time.monotonic() + 60
-    while (not out.exists() or out.read_text().count("\n") < 1) and time.monotonic() < deadline:
+    while (not journal.exists() or journal.read_text().count("\n") < 2) and time.monotonic() < deadline:
         time.sleep(0.01)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and b"linkgraph: interrupted" in err, err
-    kept = out.read_bytes()
+    assert proc.returncode == 130 and b"--resume carries on" in err, err
+    assert not out.exists()  # the output appears whole, or not at all
+    kept = journal.read_bytes().split(b"\n", 1)[1]  # the rows, after the stamp
     assert kept.endswith(b"\n") and whole.read_bytes().startswith(kept)
     assert 1 <= kept.count(b"\n") < len(EULER)
     assert main([*argv, "--out", str(out), "--resume"]) == 0
@@ -316,11 +325,13 @@ def test_parquet_output_and_resume(mixed_file, tmp_path):
     out = tmp_path / "out.parquet"
     batch.run_batch(mixed_file, "oracle", out=out, workers=2, times=False)
     assert batch.read_rows(out) == want
-    assert not (tmp_path / "out.parquet.part.jsonl").exists()
-    # an interrupted parquet run leaves its spool; resume finishes it
+    assert not journal_path(out).exists()
+    # an interrupted parquet run leaves its journal of JSON Lines; resume finishes it
+    side = json.loads(sidecar_path(out).read_text())
     out.unlink()
     data = ref.read_bytes()
-    (tmp_path / "out.parquet.part.jsonl").write_bytes(data[: len(data) // 2])
+    head = (json.dumps({"linkgraph batch": side["linkgraph batch"]}) + "\n").encode()
+    journal_path(out).write_bytes(head + data[: len(data) // 2])
     s = batch.run_batch(mixed_file, "oracle", out=out, workers=2, times=False, resume=True)
     assert s.skipped > 0 and batch.read_rows(out) == want
 

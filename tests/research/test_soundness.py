@@ -163,14 +163,16 @@ def test_verify_resume_after_sigterm_gives_the_uninterrupted_report(tmp_path, ca
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "linkgraph", "verify", *argv, "--log", str(log)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    journal = tmp_path / "stopped.jsonl.partial"
     deadline = time.monotonic() + 120
-    while (not log.exists() or log.read_text().count("\n") < 3) and time.monotonic() < deadline:
+    while (not journal.exists() or journal.read_text().count("\n") < 3) and time.monotonic() < deadline:
         time.sleep(0.01)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert out == b"" and b"--resume carries on" in err  # no partial report
-    kept = len(_rows(log))
+    assert not log.exists()  # the log appears whole, or not at all
+    kept = len(_rows(journal))
     assert 2 <= kept < 50
     assert main(["verify", *argv, "--log", str(log), "--resume"]) == 0
     resumed = json.loads(capsys.readouterr().out)
@@ -342,14 +344,20 @@ def test_an_interrupted_sweep_keeps_its_finished_puzzles_in_report_and_log(tmp_p
 
     monkeypatch.setattr(soundness, "check_line", interrupted_at_4)
     log = tmp_path / "sweep.jsonl"
+    log.write_text("an older log\n")
+    journal = tmp_path / "sweep.jsonl.partial"
     with pytest.raises(soundness.SweepInterrupted) as stop:
         soundness.sweep(EULER, ladder="basic", log=log, progress=False)
     assert isinstance(stop.value, KeyboardInterrupt)
-    assert stop.value.report.puzzles == 3
-    assert [row["line"] for row in map(json.loads, log.read_text().splitlines()[1:])] == [1, 2, 3]
+    assert stop.value.report.puzzles == 3 and stop.value.journal == journal
+    assert log.read_text() == "an older log\n"  # the log is the old one until the sweep is complete
+    assert [row["line"] for row in map(json.loads, journal.read_text().splitlines()[1:])] == [1, 2, 3]
     monkeypatch.setattr(soundness, "check_line", true_check)
+    with pytest.raises(lg.OptionError, match="holds an interrupted run: add --resume"):
+        soundness.sweep(EULER, ladder="basic", log=log, progress=False)  # never overwrites the journal
     resumed = soundness.sweep(EULER, ladder="basic", log=log, resume=True, limit=None, progress=False)
     assert resumed.resumed == 3 and resumed.puzzles == 50
+    assert not journal.exists() and len(log.read_text().splitlines()) == 51
 
 
 def test_report_rows_read_back_to_the_same_counts():
