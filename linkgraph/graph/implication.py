@@ -91,48 +91,79 @@ def implication_graph(G: nx.Graph) -> nx.DiGraph:
     >>> D.edges[lg.Literal.parse("+r2c8#1"), lg.Literal.parse("-r2c4#1")]
     {'kind': 'weak', 'family': 'house', 'via': 'r2#1'}
     """
-    on: dict = {}
-    off: dict = {}
+    # literal 2i is +node_i, 2i + 1 is -node_i (the graph's node order, ALS nodes left out);
+    # succ[a] / pred[b] are the digraph's adjacency dicts of literal a / b, filled in the
+    # order add_edges_from would fill them, each edge with its own attribute dict
+    index: dict = {}
+    literals: list[Literal] = []
     for node, kind in G.nodes(data="kind"):
         if kind != NodeKind.ALS:
-            on[node] = Literal(node, on=True)
-            off[node] = Literal(node, on=False)
-    edges: dict[tuple[Literal, Literal], dict] = {}
+            index[node] = len(literals)
+            literals.append(Literal(node, on=True))
+            literals.append(Literal(node, on=False))
+    succ: list[dict] = [{} for _ in literals]
+    pred: list[dict] = [{} for _ in literals]
     als_edges: list[tuple] = []
-    for u, v, d in G.edges(data=True):
-        if d["family"] == _ALS:
-            als_edges.append((u, v, d))
-            continue
-        edges.setdefault((on[u], off[v]), _weak_attrs(d))
-        edges.setdefault((on[v], off[u]), _weak_attrs(d))
-        if d["kind"] == _STRONG:
-            edges.setdefault((off[u], on[v]), d)
-            edges.setdefault((off[v], on[u]), d)
-    als_edges.sort(key=lambda e: (sort_key(e[0]), sort_key(e[1])))
-    for u, v, d in als_edges:
+    seen: set = set()
+    for u, nbrs in G._adj.items():  # G.edges(data=True), without its views
+        for v, d in nbrs.items():
+            if v in seen:
+                continue
+            if d["family"] == _ALS:
+                als_edges.append((u, v, d))
+                continue
+            iu, iv = index[u], index[v]
+            on_u, off_u, on_v, off_v = literals[iu], literals[iu + 1], literals[iv], literals[iv + 1]
+            if d["kind"] == _WEAK:
+                e = d.copy()
+                succ[iu][off_v] = pred[iv + 1][on_u] = e  # +u -> -v
+                e = d.copy()
+                succ[iv][off_u] = pred[iu + 1][on_v] = e  # +v -> -u
+            else:
+                e = {"kind": _WEAK, "family": d["family"], "via": d["via"]}
+                succ[iu][off_v] = pred[iv + 1][on_u] = e
+                e = e.copy()
+                succ[iv][off_u] = pred[iu + 1][on_v] = e
+                e = d.copy()
+                succ[iu + 1][on_v] = pred[iv][off_u] = e  # -u -> +v
+                e = d.copy()
+                succ[iv + 1][on_u] = pred[iu][off_v] = e  # -v -> +u
+        seen.add(u)
+    keys: dict = {}
+    for u, v, _ in als_edges:
+        for node in (u, v):
+            if node not in keys:
+                keys[node] = sort_key(node)
+    als_edges.sort(key=lambda e: (keys[e[0]], keys[e[1]]))
+    singles: dict = {}
+    for u, v, d in als_edges:  # a pair already linked keeps its first edge
         if isinstance(u, Als) or isinstance(v, Als):
             als, o = (u, v) if isinstance(u, Als) else (v, u)
+            single = singles.get(als)
+            if single is None:
+                single = singles[als] = sorted(G._node[als]["single"].items())
             attrs = {"kind": _STRONG, "family": _ALS, "via": d["via"]}
-            for x, c in sorted(G.nodes[als]["single"].items()):
+            io = index[o] + 1
+            off_o = literals[io]
+            for x, c in single:
                 if x != o.digit:
-                    edges.setdefault((off[c], off[o]), attrs)
+                    ic = index[c] + 1
+                    if off_o not in succ[ic]:  # -cand(x) -> -o
+                        succ[ic][off_o] = pred[io][literals[ic]] = attrs.copy()
         else:
-            edges.setdefault((off[u], on[v]), d)
-            edges.setdefault((off[v], on[u]), d)
+            iu, iv = index[u], index[v]
+            if literals[iv] not in succ[iu + 1]:
+                succ[iu + 1][literals[iv]] = pred[iv][literals[iu + 1]] = d.copy()
+            if literals[iu] not in succ[iv + 1]:
+                succ[iv + 1][literals[iu]] = pred[iu][literals[iv + 1]] = d.copy()
     D = nx.DiGraph(**G.graph)
-    D.add_nodes_from(lit for node in on for lit in (on[node], off[node]))
-    D.add_edges_from((a, b, d) for (a, b), d in edges.items())
+    # networkx resets its cached views when these are set (its documented way to swap them)
+    D._node = {lit: {} for lit in literals}
+    D._adj = dict(zip(literals, succ))  # also sets D._succ
+    D._pred = dict(zip(literals, pred))
     return D
 
 
-_WEAK_CACHE: dict[int, dict] = {}
-
-
-def _weak_attrs(d: dict) -> dict:
-    """The weak edge attributes of link `d` (the same dict for a weak link)."""
-    if d["kind"] == _WEAK:
-        return d
-    return {"kind": _WEAK, "family": d["family"], "via": d["via"]}
 
 
 # ---- compiled form -------------------------------------------------------------

@@ -39,12 +39,14 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Collection
+from functools import lru_cache
 
 import networkx as nx
 import numpy as np
 
-from linkgraph.graph.als import DEFAULT_ALS_MAX_SIZE, als_records, cell_bits, peer_bits
+from linkgraph.graph.als import DEFAULT_ALS_MAX_SIZE, als_cells, cell_bits, peer_bits
 from linkgraph.errors import OptionError, check_choice
+from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid, as_grid
 from linkgraph.model import Als, Candidate, Family, Group, LinkKind, NodeKind, sort_key
 
@@ -130,43 +132,105 @@ def link_graph(
     """
     families = check_link_options(families, als_max_size)
     grid = as_grid(grid)
-    G = nx.Graph(grid=grid, families=families, als_max_size=als_max_size)
     geo = grid.geometry
-    counts = grid.counts
-    cand_nodes: dict[int, Candidate] = {}
-
-    def cand(k: int) -> Candidate:
-        node = cand_nodes.get(k)
-        if node is None:
-            node = cand_nodes[k] = geo.candidate(k)
-        return node
-
-    unsolved_live = np.flatnonzero(grid.live & np.repeat(counts > 1, geo.size))
-    nodes = [cand(int(k)) for k in unsolved_live]
-    edges = _candidate_edges(grid, families, cand)
-    G.add_nodes_from(nodes, kind=NodeKind.CANDIDATE.value)
-    G.add_nodes_from((u for u, v, _ in edges), kind=NodeKind.CANDIDATE.value)
-    G.add_nodes_from((v for u, v, _ in edges), kind=NodeKind.CANDIDATE.value)
-    G.add_edges_from(edges)
+    tables = _tables(geo)
+    # the graph's node and adjacency dicts, filled here as networkx's add_nodes_from and
+    # add_edges_from would fill them (same insertion order), then handed to an empty graph
+    node: dict = {}
+    adj: dict = {}
+    _candidate_links(grid, families, tables, node, adj)
     if Family.GROUP in families:
-        groups, group_edges = _group_links(grid, cand)
-        G.add_nodes_from(groups, kind=NodeKind.GROUP.value)
-        G.add_edges_from(group_edges)
+        groups, group_edges = _group_links(grid, tables)
+        kind = NodeKind.GROUP.value
+        for g in groups:
+            if g in node:
+                node[g]["kind"] = kind
+            else:
+                node[g] = {"kind": kind}
+                adj[g] = {}
+        _add_edges(node, adj, group_edges)
     if Family.ALS in families:
-        _add_als(G, grid, als_max_size, cand)
+        _als_links(grid, als_max_size, tables, node, adj)
+    G = nx.Graph(grid=grid, families=families, als_max_size=als_max_size)
+    # networkx resets its cached views when these are set (its documented way to swap them)
+    G._node = node
+    G._adj = adj
     return G
 
 
-def _candidate_edges(grid: Grid, families: tuple[str, ...], cand) -> list[tuple]:
-    """(u, v, attrs) for every linked candidate pair, best set first, sorted by index."""
-    use_cell, use_house = Family.CELL in families, Family.HOUSE in families
-    if not (use_cell or use_house):
-        return []
+class _Tables:
+    """Per-geometry constants of the link graph: the candidate nodes, the sets' text, the
+    intersections with the houses holding them, house and peer bitmasks."""
+
+    def __init__(self, geo: Geometry) -> None:
+        n = geo.size
+        self.cands: tuple[Candidate, ...] = tuple(geo.candidate(k) for k in range(geo.number_of_candidates))
+        self.vias: tuple[str, ...] = tuple(str(geo.setx(s)) for s in range(geo.number_of_sets))
+        self.pairs = np.triu_indices(n, 1)
+        seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for _, cells in geo.intersections:
+            if cells not in seen:
+                common = set(geo.cell_houses[cells[0]]).intersection(*(geo.cell_houses[c] for c in cells))
+                seen[cells] = tuple(sorted(common))
+        self.intersections = sorted(seen.items())
+        width = max((len(cells) for cells, _ in self.intersections), default=1)
+        # the intersections' cells, padded with number_of_cells (a row of no digit)
+        self.icells = np.full((len(self.intersections), width), geo.number_of_cells, dtype=np.intp)
+        for i, (cells, _) in enumerate(self.intersections):
+            self.icells[i, : len(cells)] = cells
+        self.cand_keys = tuple(sort_key(c) for c in self.cands)
+        self.groups: dict[tuple[tuple[int, ...], int], tuple] = {}  # (cells, digit) -> _group_entry
+        self.als_sets: dict[tuple[int, ...], tuple] = {}  # cells -> _als_entry
+        self.digit_sets: dict[int, tuple] = {}  # digit mask -> _digit_set
+        self.house_bits = [sum(1 << int(c) for c in cells) for cells in geo.house_cells]
+        self.house_text = [str(h) for h in geo.houses]
+        self.cell_houses = [frozenset(hs) for hs in geo.cell_houses]
+        self.peers = peer_bits(geo)
+        self.cells = tuple(geo.cell(c) for c in range(geo.number_of_cells))
+
+
+@lru_cache(maxsize=16)
+def _tables(geo: Geometry) -> _Tables:
+    return _Tables(geo)
+
+
+def _add_edges(node: dict, adj: dict, edges) -> None:
+    """`networkx.Graph.add_edges_from` on the dicts: new ends get an empty attribute dict,
+    an edge already there is updated in place."""
+    for u, v, d in edges:
+        if u not in node:
+            node[u] = {}
+            adj[u] = {}
+        if v not in node:
+            node[v] = {}
+            adj[v] = {}
+        dd = adj[u].get(v)
+        if dd is None:
+            dd = dict(d)
+        else:
+            dd.update(d)
+        adj[u][v] = dd
+        adj[v][u] = dd
+
+
+def _candidate_links(grid: Grid, families: tuple[str, ...], tables: _Tables, node: dict, adj: dict) -> None:
+    """The candidate nodes and every link between two candidates (one per pair: the strong
+    set first, then the set with the lowest index)."""
     geo = grid.geometry
     n, ncells, ncands = geo.size, geo.number_of_cells, geo.number_of_candidates
+    allc = tables.cands
+    kind = NodeKind.CANDIDATE.value
+    unsolved_live = np.flatnonzero(grid.live & np.repeat(grid.counts > 1, n)).tolist()
+    use_cell, use_house = Family.CELL in families, Family.HOUSE in families
+    if not (use_cell or use_house):
+        for k in unsolved_live:
+            c = allc[k]
+            node[c] = {"kind": kind}
+            adj[c] = {}
+        return
     members = geo.set_members
     lm = grid.live[members]
-    I, J = np.triu_indices(n, 1)
+    I, J = tables.pairs
     both = lm[:, I] & lm[:, J]
     if not use_cell:
         both[:ncells] = False
@@ -182,53 +246,61 @@ def _candidate_edges(grid: Grid, families: tuple[str, ...], cand) -> list[tuple]
     ks = key[order]
     first = np.ones(len(ks), dtype=bool)
     first[1:] = ks[1:] != ks[:-1]
-    sel = order[first]
-    attrs: dict[tuple[int, bool], dict] = {}
-    out = []
-    for u, v, s, st in zip(lo[sel].tolist(), hi[sel].tolist(), s_idx[sel].tolist(), strong[sel].tolist()):
-        d = attrs.get((s, st))
-        if d is None:
-            family = Family.CELL.value if s < ncells else Family.HOUSE.value
-            d = attrs[(s, st)] = {"kind": _STRONG if st else _WEAK, "family": family, "via": str(geo.setx(s))}
-        out.append((cand(u), cand(v), d))
-    return out
+    sel = order[first]  # by key: for each candidate, its neighbours come in ascending order
+    lo, hi, s_sel, st_sel = lo[sel], hi[sel], s_idx[sel], strong[sel]
+    # nodes: the unsolved live candidates, then new first ends, then new second ends
+    in_graph = np.zeros(ncands, dtype=bool)
+    in_graph[unsolved_live] = True
+    order_nodes = list(unsolved_live)
+    for ends in (lo, hi):
+        extra = ends[~in_graph[ends]]
+        if len(extra):
+            extra = extra[np.sort(np.unique(extra, return_index=True)[1])]  # first appearance order
+            in_graph[extra] = True
+            order_nodes.extend(extra.tolist())
+    nbrs: list = [None] * ncands
+    for k in order_nodes:
+        c = allc[k]
+        node[c] = {"kind": kind}
+        nbrs[k] = adj[c] = {}
+    vias = tables.vias
+    cell_family, house_family = Family.CELL.value, Family.HOUSE.value
+    for u, v, s, st in zip(lo.tolist(), hi.tolist(), s_sel.tolist(), st_sel.tolist()):
+        d = {"kind": _STRONG if st else _WEAK, "family": cell_family if s < ncells else house_family, "via": vias[s]}
+        nbrs[u][allc[v]] = d
+        nbrs[v][allc[u]] = d
 
 
-def _intersections(grid: Grid) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """(cells, houses holding them all) for each distinct intersection of two houses of 2+ cells
-    (`Geometry.intersections`), by cells."""
-    geo = grid.geometry
-    seen: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for _, cells in geo.intersections:
-        if cells not in seen:
-            seen[cells] = tuple(sorted(set(geo.cell_houses[cells[0]]).intersection(*(geo.cell_houses[c] for c in cells))))
-    return sorted(seen.items())
-
-
-def _group_links(grid: Grid, cand) -> tuple[list[Group], list[tuple]]:
+def _group_links(grid: Grid, tables: _Tables) -> tuple[list[Group], list[tuple]]:
     """Group nodes that have a strong link, and every link of those groups."""
     geo = grid.geometry
-    n = geo.size
-    cands = grid.cands
-    live_bits = cell_bits(cands)  # per digit: bitmask of cells holding it
-    house_bits = [sum(1 << int(c) for c in cells) for cells in geo.house_cells]
-    # candidate groups: (bits, digit) -> (Group, houses)
+    n, ncells = geo.size, geo.number_of_cells
+    allc, cand_keys, house_bits = tables.cands, tables.cand_keys, tables.house_bits
+    live_bits = cell_bits(grid.cands)  # per digit: bitmask of cells holding it
+    # candidate groups: (bits, digit) -> (Group, houses), in intersection then digit order;
+    # in_house: (house, digit) -> the bits of the candidate groups lying in that house
+    padded = np.zeros((ncells + 1, n), dtype=bool)
+    padded[:ncells] = grid.cands
+    sub = padded[tables.icells]  # (intersections, width, digits)
+    where, digits = np.nonzero(sub.sum(axis=1) >= 2)
     found: dict[tuple[int, int], tuple[Group, tuple[int, ...]]] = {}
-    for cells, _ in _intersections(grid):
-        sub = cands[list(cells)]
-        for d0 in np.flatnonzero(sub.sum(axis=0) >= 2).tolist():
-            live_cells = [c for c, ok in zip(cells, sub[:, d0]) if ok]
-            bits = sum(1 << c for c in live_cells)
-            if (bits, d0 + 1) in found:
-                continue
-            common = set(geo.cell_houses[live_cells[0]])
-            for c in live_cells[1:]:
-                common &= set(geo.cell_houses[c])
-            group = Group(tuple(geo.cell(c) for c in live_cells), d0 + 1)
-            found[(bits, d0 + 1)] = (group, tuple(sorted(common)))
+    in_house: dict[tuple[int, int], list[int]] = {}
+    intersections, known = tables.intersections, tables.groups
+    for i, d0, column in zip(where.tolist(), digits.tolist(), sub[where, :, digits].tolist()):
+        live_cells = tuple(c for c, ok in zip(intersections[i][0], column) if ok)
+        digit = d0 + 1
+        entry = known.get((live_cells, digit))
+        if entry is None:
+            entry = known[(live_cells, digit)] = _group_entry(tables, live_cells, digit)
+        bits = entry[0]
+        if (bits, digit) in found:
+            continue
+        found[(bits, digit)] = entry[1:3]
+        for h in entry[2]:
+            in_house.setdefault((h, digit), []).append(bits)
     # links per group, house by house: (other node key) -> (strong, house)
     links: dict[tuple[int, int], dict[tuple, tuple[bool, int]]] = {}
-    for (bits, digit), (group, houses) in found.items():
+    for (bits, digit), (_, houses) in found.items():
         mine: dict[tuple, tuple[bool, int]] = {}
         for h in houses:
             others = live_bits[digit - 1] & house_bits[h]
@@ -248,75 +320,139 @@ def _group_links(grid: Grid, cand) -> tuple[list[Group], list[tuple]]:
                 low = rest & -rest
                 rest ^= low
                 mine.setdefault(("c", low), (False, h))
-            for (obits, odigit) in found:
-                if odigit == digit and obits & house_bits[h] == obits and not obits & bits:
+            for obits in in_house[(h, digit)]:
+                if not obits & bits:
                     mine.setdefault(("g", obits), (False, h))
         links[(bits, digit)] = mine
-    keep = {key for key, mine in links.items() if any(st for st, _ in mine.values())}
-    groups = sorted((found[key][0] for key in keep), key=sort_key)
-    edges: dict[tuple, tuple] = {}
-    for key in sorted(keep, key=lambda k: sort_key(found[k][0])):
-        group = found[key][0]
-        digit = key[1]
-        for (what, obits), (st, h) in sorted(links[key].items(), key=lambda kv: (kv[0][0], kv[0][1])):
+    keep = [key for key, mine in links.items() if any(st for st, _ in mine.values())]
+    rank = {key: sort_key(found[key][0]) for key in keep}
+    keep.sort(key=rank.__getitem__)
+    groups = [found[key][0] for key in keep]
+    # edges by (rank of u, rank of v), u before v: a candidate ranks by its sort key
+    edges: dict[tuple, list] = {}
+    for key in keep:
+        group, gkey, digit = found[key][0], rank[key], key[1]
+        for (what, obits), (st, h) in sorted(links[key].items()):
             if what == "c":
-                c = obits.bit_length() - 1
-                other = cand(c * n + digit - 1)
+                k = (obits.bit_length() - 1) * n + digit - 1
+                pair, ends = (cand_keys[k], gkey), (allc[k], group)  # candidates sort first
             else:
-                if (obits, digit) not in keep:
+                okey = rank.get((obits, digit))
+                if okey is None:
                     continue
                 other = found[(obits, digit)][0]
-            pair = (group, other) if sort_key(group) <= sort_key(other) else (other, group)
+                pair, ends = ((gkey, okey), (group, other)) if gkey <= okey else ((okey, gkey), (other, group))
             prev = edges.get(pair)
             if prev is not None and (prev[0] or not st):
                 continue
-            edges[pair] = (st, h)
+            edges[pair] = [st, h, ends]
+    family, house_text = Family.GROUP.value, tables.house_text
     out = []
-    for (u, v), (st, h) in edges.items():
-        via = f"{geo.houses[h]}#{u.digit}"
-        out.append((u, v, {"kind": _STRONG if st else _WEAK, "family": Family.GROUP.value, "via": via}))
-    out.sort(key=lambda e: (sort_key(e[0]), sort_key(e[1])))
+    for pair in sorted(edges):
+        st, h, (u, v) = edges[pair]
+        out.append((u, v, {"kind": _STRONG if st else _WEAK, "family": family, "via": f"{house_text[h]}#{u.digit}"}))
     return groups, out
 
 
-def _add_als(G: nx.Graph, grid: Grid, als_max_size: int, cand) -> None:
-    """Add ALS nodes and their links (see the module docstring)."""
+def _group_entry(tables: _Tables, cells: tuple[int, ...], digit: int) -> tuple:
+    """(cell bits, Group, houses holding every cell) of a candidate group."""
+    bits = 0
+    for c in cells:
+        bits |= 1 << c
+    houses = tables.cell_houses[cells[0]].intersection(*(tables.cell_houses[c] for c in cells[1:]))
+    return bits, Group(tuple(tables.cells[c] for c in cells), digit), tuple(sorted(houses))
+
+
+def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: dict) -> None:
+    """ALS nodes and their links (see the module docstring), as networkx's add_node and
+    add_edge would add them; the ALSs of `als_cells`, by first house then cells
+    (`linkgraph.graph.als.als_records`' order)."""
     geo = grid.geometry
-    n = geo.size
-    cands = grid.cands
-    live_bits = cell_bits(cands)
-    peers = peer_bits(geo)
+    n, ncells = geo.size, geo.number_of_cells
+    masks = (grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))).tolist()
+    live_bits = cell_bits(grid.cands)
+    peers, allc, known = tables.peers, tables.cands, tables.als_sets
+    found = []
+    for row in als_cells(grid, max_size=als_max_size).tolist():
+        cells = tuple(c for c in row if c < ncells)
+        entry = known.get(cells)
+        if entry is None:
+            entry = known[cells] = _als_entry(tables, cells)
+        found.append((entry[0], cells, entry))
+    found.sort(key=lambda f: f[:2])
     fam = Family.ALS.value
-    for als, house, cells in als_records(grid, max_size=als_max_size):
-        via = str(als)
-        holders = {d: [c for c in cells if cands[c, d - 1]] for d in als.digits}
-        single = {d: cand(cs[0] * n + d - 1) for d, cs in holders.items() if len(cs) == 1}
-        G.add_node(als, kind=NodeKind.ALS.value, house=str(geo.houses[house]), single=single)
+    als_kind, cand_kind = NodeKind.ALS.value, NodeKind.CANDIDATE.value
+    digit_sets = tables.digit_sets
+    for house, cells, (_, cell_nodes, text, inside, house_text) in found:
+        mask = 0
+        for c in cells:
+            mask |= masks[c]
+        digits = digit_sets.get(mask)
+        if digits is None:
+            digits = digit_sets[mask] = _digit_set(mask, n)
+        als = Als(cell_nodes, digits[0])
+        via = text + digits[1]  # str(als)
+        holders = {d: [c for c in cells if masks[c] >> (d - 1) & 1] for d in digits[0]}
+        single = {d: allc[cs[0] * n + d - 1] for d, cs in holders.items() if len(cs) == 1}
+        attrs = {"kind": als_kind, "house": house_text, "single": single}
+        if als in node:
+            node[als].update(attrs)
+        else:
+            node[als] = attrs
+            adj[als] = {}
         if len(cells) < 2:
             continue  # a bivalue cell: its links are the cell's own strong link
-        strong = {"kind": _STRONG, "family": fam, "via": via}
         ds = sorted(single)
         for i, x in enumerate(ds):
+            cx = holders[x][0]
             for y in ds[i + 1:]:
-                u, v = single[x], single[y]
-                if u.cell != v.cell and not G.has_edge(u, v):
-                    G.add_edge(u, v, **strong)
+                if cx != holders[y][0]:
+                    u, v = single[x], single[y]
+                    if u not in adj or v not in adj[u]:
+                        _add_edges(node, adj, ((u, v, {"kind": _STRONG, "family": fam, "via": via}),))
         if not single:
             continue
-        inside = sum(1 << c for c in cells)
+        mine = adj[als]
         for y, ys in holders.items():
-            if not any(x != y for x in single):
-                continue
+            if len(single) == 1 and y in single:
+                continue  # no digit x != y with one cell in the ALS
             seen = live_bits[y - 1] & ~inside
             for c in ys:
                 seen &= peers[c]
             while seen:
                 low = seen & -seen
                 seen ^= low
-                o = cand((low.bit_length() - 1) * n + y - 1)
-                if o not in G:
-                    G.add_node(o, kind=NodeKind.CANDIDATE.value)
-                G.add_edge(als, o, kind=_WEAK, family=fam, via=via)
+                o = allc[(low.bit_length() - 1) * n + y - 1]
+                if o not in node:
+                    node[o] = {"kind": cand_kind}
+                    adj[o] = {}
+                d = mine.get(o)
+                if d is None:
+                    d = {"kind": _WEAK, "family": fam, "via": via}
+                else:
+                    d.update(kind=_WEAK, family=fam, via=via)
+                mine[o] = d
+                adj[o][als] = d
+
+
+def _als_entry(tables: _Tables, cells: tuple[int, ...]) -> tuple:
+    """(first house holding every cell, the Cell values, their text as `Als.cells_text`
+    writes it, cell bits, the house's text) of an ALS's cells."""
+    houses = tables.cell_houses[cells[0]].intersection(*(tables.cell_houses[c] for c in cells[1:]))
+    cell_nodes = tuple(tables.cells[c] for c in cells)
+    bits = 0
+    for c in cells:
+        bits |= 1 << c
+    house = min(houses)
+    return house, cell_nodes, Als(cell_nodes, (1,)).cells_text, bits, tables.house_text[house]
+
+
+def _digit_set(mask: int, n: int) -> tuple[tuple[int, ...], str]:
+    """The digits of a mask and their text as `str(Als)` ends: ``{12378}``, or ``{7,8,12}``
+    once a digit has two characters."""
+    digits = tuple(d + 1 for d in range(n) if mask >> d & 1)
+    sep = "," if any(d >= 10 for d in digits) else ""
+    return digits, "{" + sep.join(map(str, digits)) + "}"
 
 
 # ---- metrics -----------------------------------------------------------------
