@@ -95,24 +95,30 @@ def implication_graph(G: nx.Graph) -> nx.DiGraph:
     # succ[a] / pred[b] are the digraph's adjacency dicts of literal a / b, filled in the
     # order add_edges_from would fill them, each edge with its own attribute dict
     index: dict = {}
+    place: dict = {}  # node -> (its rank in G's node order, its literal index or -1)
     literals: list[Literal] = []
-    for node, kind in G.nodes(data="kind"):
+    for rank, (node, kind) in enumerate(G.nodes(data="kind")):
         if kind != NodeKind.ALS:
-            index[node] = len(literals)
-            literals.append(Literal(node, on=True))
-            literals.append(Literal(node, on=False))
+            i = index[node] = len(literals)
+            place[node] = (rank, i)
+            literals.extend(_literals(node))
+        else:
+            place[node] = (rank, -1)
     succ: list[dict] = [{} for _ in literals]
     pred: list[dict] = [{} for _ in literals]
     als_edges: list[tuple] = []
-    seen: set = set()
-    for u, nbrs in G._adj.items():  # G.edges(data=True), without its views
+    # G.edges(data=True) without its views: each pair once, from the end that comes first
+    for rank, (u, nbrs) in enumerate(G._adj.items()):
+        iu = index.get(u)
         for v, d in nbrs.items():
-            if v in seen:
+            rv, iv = place[v]
+            if rv < rank:
                 continue
             if d["family"] == _ALS:
                 als_edges.append((u, v, d))
                 continue
-            iu, iv = index[u], index[v]
+            if iu is None or iv < 0:
+                raise KeyError(u if iu is None else v)  # a set X link at an ALS node
             on_u, off_u, on_v, off_v = literals[iu], literals[iu + 1], literals[iv], literals[iv + 1]
             if d["kind"] == _WEAK:
                 e = d.copy()
@@ -128,13 +134,12 @@ def implication_graph(G: nx.Graph) -> nx.DiGraph:
                 succ[iu + 1][on_v] = pred[iv][off_u] = e  # -u -> +v
                 e = d.copy()
                 succ[iv + 1][on_u] = pred[iu][off_v] = e  # -v -> +u
-        seen.add(u)
-    keys: dict = {}
-    for u, v, _ in als_edges:
-        for node in (u, v):
-            if node not in keys:
-                keys[node] = sort_key(node)
-    als_edges.sort(key=lambda e: (keys[e[0]], keys[e[1]]))
+    # by (sort_key(u), sort_key(v)): each node's key computed once, then ranked as an int
+    ends = {node: None for u, v, _ in als_edges for node in (u, v)}
+    ranked = sorted(ends, key=sort_key)
+    order = {node: r for r, node in enumerate(ranked)}
+    width = len(ranked)
+    als_edges.sort(key=lambda e: order[e[0]] * width + order[e[1]])
     singles: dict = {}
     for u, v, d in als_edges:  # a pair already linked keeps its first edge
         if isinstance(u, Als) or isinstance(v, Als):
@@ -164,6 +169,20 @@ def implication_graph(G: nx.Graph) -> nx.DiGraph:
     return D
 
 
+
+
+#: ON and OFF literals of the nodes met lately (frozen values, shared by every digraph).
+_LITERALS: dict = {}
+
+
+def _literals(node) -> tuple[Literal, Literal]:
+    """``(+node, -node)``, made once while the memo holds them."""
+    pair = _LITERALS.get(node)
+    if pair is None:
+        if len(_LITERALS) >= 100_000:
+            _LITERALS.clear()
+        pair = _LITERALS[node] = (Literal(node, on=True), Literal(node, on=False))
+    return pair
 
 
 # ---- compiled form -------------------------------------------------------------

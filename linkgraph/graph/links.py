@@ -138,7 +138,7 @@ def link_graph(
     # add_edges_from would fill them (same insertion order), then handed to an empty graph
     node: dict = {}
     adj: dict = {}
-    _candidate_links(grid, families, tables, node, adj)
+    nbrs = _candidate_links(grid, families, tables, node, adj)
     if Family.GROUP in families:
         groups, group_edges = _group_links(grid, tables)
         kind = NodeKind.GROUP.value
@@ -150,7 +150,7 @@ def link_graph(
                 adj[g] = {}
         _add_edges(node, adj, group_edges)
     if Family.ALS in families:
-        _als_links(grid, als_max_size, tables, node, adj)
+        _als_links(grid, als_max_size, tables, node, adj, nbrs)
     G = nx.Graph(grid=grid, families=families, als_max_size=als_max_size)
     # networkx resets its cached views when these are set (its documented way to swap them)
     G._node = node
@@ -213,21 +213,23 @@ def _add_edges(node: dict, adj: dict, edges) -> None:
         adj[v][u] = dd
 
 
-def _candidate_links(grid: Grid, families: tuple[str, ...], tables: _Tables, node: dict, adj: dict) -> None:
+def _candidate_links(grid: Grid, families: tuple[str, ...], tables: _Tables, node: dict, adj: dict) -> list:
     """The candidate nodes and every link between two candidates (one per pair: the strong
-    set first, then the set with the lowest index)."""
+    set first, then the set with the lowest index); returns each candidate index's adjacency
+    dict (None for a candidate not in the graph)."""
     geo = grid.geometry
     n, ncells, ncands = geo.size, geo.number_of_cells, geo.number_of_candidates
     allc = tables.cands
     kind = NodeKind.CANDIDATE.value
     unsolved_live = np.flatnonzero(grid.live & np.repeat(grid.counts > 1, n)).tolist()
     use_cell, use_house = Family.CELL in families, Family.HOUSE in families
+    nbrs: list = [None] * ncands
     if not (use_cell or use_house):
         for k in unsolved_live:
             c = allc[k]
             node[c] = {"kind": kind}
-            adj[c] = {}
-        return
+            nbrs[k] = adj[c] = {}
+        return nbrs
     members = geo.set_members
     lm = grid.live[members]
     I, J = tables.pairs
@@ -258,7 +260,6 @@ def _candidate_links(grid: Grid, families: tuple[str, ...], tables: _Tables, nod
             extra = extra[np.sort(np.unique(extra, return_index=True)[1])]  # first appearance order
             in_graph[extra] = True
             order_nodes.extend(extra.tolist())
-    nbrs: list = [None] * ncands
     for k in order_nodes:
         c = allc[k]
         node[c] = {"kind": kind}
@@ -269,6 +270,7 @@ def _candidate_links(grid: Grid, families: tuple[str, ...], tables: _Tables, nod
         d = {"kind": _STRONG if st else _WEAK, "family": cell_family if s < ncells else house_family, "via": vias[s]}
         nbrs[u][allc[v]] = d
         nbrs[v][allc[u]] = d
+    return nbrs
 
 
 def _group_links(grid: Grid, tables: _Tables) -> tuple[list[Group], list[tuple]]:
@@ -298,11 +300,22 @@ def _group_links(grid: Grid, tables: _Tables) -> tuple[list[Group], list[tuple]]
         found[(bits, digit)] = entry[1:3]
         for h in entry[2]:
             in_house.setdefault((h, digit), []).append(bits)
-    # links per group, house by house: (other node key) -> (strong, house)
-    links: dict[tuple[int, int], dict[tuple, tuple[bool, int]]] = {}
+    # the groups with a strong link (the others are left out): in some house the group's
+    # digit has, besides the group, one other cell or exactly another candidate group
+    keep = []
     for (bits, digit), (_, houses) in found.items():
-        mine: dict[tuple, tuple[bool, int]] = {}
         for h in houses:
+            others = live_bits[digit - 1] & house_bits[h]
+            if others & bits:
+                others &= ~bits
+                if others and (others & (others - 1) == 0 or (others, digit) in found):
+                    keep.append((bits, digit))
+                    break
+    # the links of each kept group, house by house: (other node key) -> (strong, house)
+    links: dict[tuple[int, int], dict[tuple, tuple[bool, int]]] = {}
+    for bits, digit in keep:
+        mine: dict[tuple, tuple[bool, int]] = {}
+        for h in found[(bits, digit)][1]:
             others = live_bits[digit - 1] & house_bits[h]
             if not others & bits:
                 continue
@@ -324,7 +337,6 @@ def _group_links(grid: Grid, tables: _Tables) -> tuple[list[Group], list[tuple]]
                 if not obits & bits:
                     mine.setdefault(("g", obits), (False, h))
         links[(bits, digit)] = mine
-    keep = [key for key, mine in links.items() if any(st for st, _ in mine.values())]
     rank = {key: sort_key(found[key][0]) for key in keep}
     keep.sort(key=rank.__getitem__)
     groups = [found[key][0] for key in keep]
@@ -363,10 +375,11 @@ def _group_entry(tables: _Tables, cells: tuple[int, ...], digit: int) -> tuple:
     return bits, Group(tuple(tables.cells[c] for c in cells), digit), tuple(sorted(houses))
 
 
-def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: dict) -> None:
+def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: dict, nbrs: list) -> None:
     """ALS nodes and their links (see the module docstring), as networkx's add_node and
     add_edge would add them; the ALSs of `als_cells`, by first house then cells
-    (`linkgraph.graph.als.als_records`' order)."""
+    (`linkgraph.graph.als.als_records`' order). `nbrs`: the candidates' adjacency dicts by
+    index, as `_candidate_links` returns them."""
     geo = grid.geometry
     n, ncells = geo.size, geo.number_of_cells
     masks = (grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))).tolist()
@@ -419,20 +432,18 @@ def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: 
             seen = live_bits[y - 1] & ~inside
             for c in ys:
                 seen &= peers[c]
-            while seen:
+            while seen:  # each o once: a new edge of this new ALS node
                 low = seen & -seen
                 seen ^= low
-                o = allc[(low.bit_length() - 1) * n + y - 1]
-                if o not in node:
-                    node[o] = {"kind": cand_kind}
-                    adj[o] = {}
-                d = mine.get(o)
-                if d is None:
-                    d = {"kind": _WEAK, "family": fam, "via": via}
-                else:
-                    d.update(kind=_WEAK, family=fam, via=via)
-                mine[o] = d
-                adj[o][als] = d
+                k = (low.bit_length() - 1) * n + y - 1
+                o = allc[k]
+                inner = nbrs[k]
+                if inner is None:
+                    if o not in node:
+                        node[o] = {"kind": cand_kind}
+                        adj[o] = {}
+                    inner = nbrs[k] = adj[o]
+                mine[o] = inner[als] = {"kind": _WEAK, "family": fam, "via": via}
 
 
 def _als_entry(tables: _Tables, cells: tuple[int, ...]) -> tuple:
