@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
+from linkgraph.graph.links import without_collection
 from linkgraph.model import Als, Candidate, Family, LinkKind, Literal, NodeKind, sort_key
 
 __all__ = [
@@ -67,6 +68,7 @@ KIND_CODES: tuple[str, ...] = (_WEAK, _STRONG)
 FAMILY_CODES: tuple[str, ...] = tuple(f.value for f in Family)
 
 
+@without_collection
 def implication_graph(G: nx.Graph) -> nx.DiGraph:
     """The literal digraph of link graph `G` (see the module docstring for the rules).
 
