@@ -209,6 +209,7 @@ class _Tables:
         self.groups: dict[tuple[tuple[int, ...], int], tuple] = {}  # (cells, digit) -> _group_entry
         self.als_sets: dict[tuple[int, ...], tuple] = {}  # cells -> _als_entry
         self.digit_sets: dict[int, tuple] = {}  # digit mask -> _digit_set
+        self.peer_and: dict[int, int] = {}  # cell bits -> _common_peers
         self.house_bits = [sum(1 << int(c) for c in cells) for cells in geo.house_cells]
         self.house_text = [str(h) for h in geo.houses]
         self.cell_houses = [frozenset(hs) for hs in geo.cell_houses]
@@ -443,7 +444,7 @@ def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: 
     found.sort(key=lambda f: f[:2])
     fam = Family.ALS.value
     als_kind, cand_kind = NodeKind.ALS.value, NodeKind.CANDIDATE.value
-    digit_sets = tables.digit_sets
+    digit_sets, peer_and = tables.digit_sets, tables.peer_and
     for house, cells, (_, cell_nodes, text, inside, house_text) in found:
         mask = 0
         for c in cells:
@@ -451,10 +452,16 @@ def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: 
         digits = digit_sets.get(mask)
         if digits is None:
             digits = digit_sets[mask] = _digit_set(mask, n)
-        als = Als(cell_nodes, digits[0])
-        via = text + digits[1]  # str(als)
-        holders = {d: [c for c in cells if masks[c] >> (d - 1) & 1] for d in digits[0]}
-        single = {d: allc[cs[0] * n + d - 1] for d, cs in holders.items() if len(cs) == 1}
+        digits, digits_text = digits
+        als = Als(cell_nodes, digits)
+        via = text + digits_text  # str(als)
+        holders = [live_bits[y - 1] & inside for y in digits]  # per digit: the ALS cells holding it
+        single: dict = {}  # digit -> its candidate, for a digit in one cell of the ALS
+        where: dict = {}  # digit -> that cell
+        for y, held in zip(digits, holders):
+            if held & (held - 1) == 0:
+                c = where[y] = held.bit_length() - 1
+                single[y] = allc[c * n + y - 1]
         attrs = {"kind": als_kind, "house": house_text, "single": single}
         if als in node:
             node[als].update(attrs)
@@ -463,23 +470,25 @@ def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: 
             adj[als] = {}
         if len(cells) < 2:
             continue  # a bivalue cell: its links are the cell's own strong link
-        ds = sorted(single)
+        ds = list(single)  # ascending, as the digits
         for i, x in enumerate(ds):
-            cx = holders[x][0]
+            cx = where[x]
             for y in ds[i + 1:]:
-                if cx != holders[y][0]:
+                if cx != where[y]:
                     u, v = single[x], single[y]
                     if u not in adj or v not in adj[u]:
                         _add_edges(node, adj, ((u, v, {"kind": _STRONG, "family": fam, "via": via}),))
         if not single:
             continue
         mine = adj[als]
-        for y, ys in holders.items():
-            if len(single) == 1 and y in single:
+        lone = len(single) == 1
+        for y, held in zip(digits, holders):
+            if lone and y in single:
                 continue  # no digit x != y with one cell in the ALS
-            seen = live_bits[y - 1] & ~inside
-            for c in ys:
-                seen &= peers[c]
+            common = peer_and.get(held)
+            if common is None:
+                common = peer_and[held] = _common_peers(peers, held)
+            seen = live_bits[y - 1] & ~inside & common
             while seen:  # each o once: a new edge of this new ALS node
                 low = seen & -seen
                 seen ^= low
@@ -504,6 +513,16 @@ def _als_entry(tables: _Tables, cells: tuple[int, ...]) -> tuple:
         bits |= 1 << c
     house = min(houses)
     return house, cell_nodes, Als(cell_nodes, (1,)).cells_text, bits, tables.house_text[house]
+
+
+def _common_peers(peers: list[int], cells: int) -> int:
+    """The cells (bits) that see every cell of the bitmask `cells`."""
+    common = -1
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        common &= peers[low.bit_length() - 1]
+    return common
 
 
 def _digit_set(mask: int, n: int) -> tuple[tuple[int, ...], str]:
