@@ -99,11 +99,17 @@ def implication_graph(G: nx.Graph) -> nx.DiGraph:
     index: dict = {}
     place: dict = {}  # node -> (its rank in G's node order, its literal index or -1)
     literals: list[Literal] = []
-    for rank, (node, kind) in enumerate(G.nodes(data="kind")):
-        if kind != NodeKind.ALS:
+    memo = _LITERALS
+    if len(memo) >= 100_000:
+        memo.clear()
+    for rank, (node, attrs) in enumerate(G._node.items()):  # G.nodes(data="kind")
+        if attrs.get("kind") != NodeKind.ALS:
             i = index[node] = len(literals)
             place[node] = (rank, i)
-            literals.extend(_literals(node))
+            pair = memo.get(node)
+            if pair is None:
+                pair = memo[node] = (Literal(node, on=True), Literal(node, on=False))
+            literals.extend(pair)
         else:
             place[node] = (rank, -1)
     succ: list[dict] = [{} for _ in literals]
@@ -144,8 +150,8 @@ def implication_graph(G: nx.Graph) -> nx.DiGraph:
     als_edges.sort(key=lambda e: order[e[0]] * width + order[e[1]])
     singles: dict = {}
     for u, v, d in als_edges:  # a pair already linked keeps its first edge
-        if isinstance(u, Als) or isinstance(v, Als):
-            als, o = (u, v) if isinstance(u, Als) else (v, u)
+        if type(u) is Als or type(v) is Als:
+            als, o = (u, v) if type(u) is Als else (v, u)
             single = singles.get(als)
             if single is None:
                 single = singles[als] = sorted(G._node[als]["single"].items())
@@ -173,18 +179,9 @@ def implication_graph(G: nx.Graph) -> nx.DiGraph:
 
 
 
-#: ON and OFF literals of the nodes met lately (frozen values, shared by every digraph).
+#: ON and OFF literals of the nodes met lately, (+node, -node) by node: frozen values, shared
+#: by every digraph (cleared when it holds 100,000).
 _LITERALS: dict = {}
-
-
-def _literals(node) -> tuple[Literal, Literal]:
-    """``(+node, -node)``, made once while the memo holds them."""
-    pair = _LITERALS.get(node)
-    if pair is None:
-        if len(_LITERALS) >= 100_000:
-            _LITERALS.clear()
-        pair = _LITERALS[node] = (Literal(node, on=True), Literal(node, on=False))
-    return pair
 
 
 # ---- compiled form -------------------------------------------------------------
