@@ -206,7 +206,8 @@ class _Tables:
              "via": via}
             for s, via in enumerate(self.vias) for kind in (_WEAK, _STRONG)
         ]
-        self.groups: dict[tuple[tuple[int, ...], int], tuple] = {}  # (cells, digit) -> _group_entry
+        # (intersection, which of its cells as bits, digit) -> _group_entry
+        self.groups: dict[tuple[int, int, int], tuple] = {}
         self.als_sets: dict[tuple[int, ...], tuple] = {}  # cells -> _als_entry
         self.digit_sets: dict[int, tuple] = {}  # digit mask -> _digit_set
         self.peer_and: dict[int, int] = {}  # cell bits -> _common_peers
@@ -306,31 +307,32 @@ def _group_links(grid: Grid, tables: _Tables, node: dict, adj: dict, nbrs: list)
     n, ncells = geo.size, geo.number_of_cells
     allc, house_bits = tables.cands, tables.house_bits
     live_bits = cell_bits(grid.cands)  # per digit: bitmask of cells holding it
-    # candidate groups: (bits, digit) -> (Group, houses), in intersection then digit order;
+    # candidate groups: (bits, digit) -> (Group, houses, sort key), in intersection then digit order;
     # in_house: (house, digit) -> the bits of the candidate groups lying in that house
     padded = np.zeros((ncells + 1, n), dtype=bool)
     padded[:ncells] = grid.cands
     sub = padded[tables.icells]  # (intersections, width, digits)
     where, digits = np.nonzero(sub.sum(axis=1) >= 2)
-    found: dict[tuple[int, int], tuple[Group, tuple[int, ...]]] = {}
+    found: dict[tuple[int, int], tuple] = {}  # (bits, digit) -> (Group, houses, its sort_key)
     in_house: dict[tuple[int, int], list[int]] = {}
     intersections, known = tables.intersections, tables.groups
-    for i, d0, column in zip(where.tolist(), digits.tolist(), sub[where, :, digits].tolist()):
-        live_cells = tuple(c for c, ok in zip(intersections[i][0], column) if ok)
+    patterns = sub[where, :, digits] @ (1 << np.arange(sub.shape[1]))  # which cells hold the digit
+    for i, d0, pattern in zip(where.tolist(), digits.tolist(), patterns.tolist()):
         digit = d0 + 1
-        entry = known.get((live_cells, digit))
+        entry = known.get((i, pattern, digit))
         if entry is None:
-            entry = known[(live_cells, digit)] = _group_entry(tables, live_cells, digit)
+            cells = tuple(c for j, c in enumerate(intersections[i][0]) if pattern >> j & 1)
+            entry = known[(i, pattern, digit)] = _group_entry(tables, cells, digit)
         bits = entry[0]
         if (bits, digit) in found:
             continue
-        found[(bits, digit)] = entry[1:3]
+        found[(bits, digit)] = entry[1:]
         for h in entry[2]:
             in_house.setdefault((h, digit), []).append(bits)
     # the groups with a strong link (the others are left out): in some house the group's
     # digit has, besides the group, one other cell or exactly another candidate group
     keep = []
-    for (bits, digit), (_, houses) in found.items():
+    for (bits, digit), (_, houses, _) in found.items():
         for h in houses:
             others = live_bits[digit - 1] & house_bits[h]
             if others & bits:
@@ -364,8 +366,7 @@ def _group_links(grid: Grid, tables: _Tables, node: dict, adj: dict, nbrs: list)
                 if not obits & bits:
                     mine.setdefault(("g", obits), (False, h))
         links[(bits, digit)] = mine
-    rank = {key: sort_key(found[key][0]) for key in keep}
-    keep.sort(key=rank.__getitem__)
+    keep.sort(key=lambda key: found[key][2])  # by sort_key
     place = {key: i for i, key in enumerate(keep)}
     groups = [found[key][0] for key in keep]
     kind = NodeKind.GROUP.value
@@ -416,12 +417,13 @@ def _group_links(grid: Grid, tables: _Tables, node: dict, adj: dict, nbrs: list)
 
 
 def _group_entry(tables: _Tables, cells: tuple[int, ...], digit: int) -> tuple:
-    """(cell bits, Group, houses holding every cell) of a candidate group."""
+    """(cell bits, Group, houses holding every cell, the group's `sort_key`) of a candidate group."""
     bits = 0
     for c in cells:
         bits |= 1 << c
     houses = tables.cell_houses[cells[0]].intersection(*(tables.cell_houses[c] for c in cells[1:]))
-    return bits, Group(tuple(tables.cells[c] for c in cells), digit), tuple(sorted(houses))
+    group = Group(tuple(tables.cells[c] for c in cells), digit)
+    return bits, group, tuple(sorted(houses)), sort_key(group)
 
 
 def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: dict, nbrs: list) -> None:
