@@ -223,7 +223,14 @@ class Grid:
         """A description of the first broken rule (an empty cell, a digit with no place in a
         house, a digit solved twice in a house), or None."""
         g = self.geometry
-        empty = np.flatnonzero(self.counts == 0)
+        counts = self.cands.sum(axis=1)
+        if counts.all():  # the common case first, every rule at once: per house and digit, a
+            # place left and at most one solved cell holding it
+            per_house = self.cands[g.house_cells]  # (houses, cells, digits)
+            solved = (counts == 1)[g.house_cells][:, :, None]
+            if per_house.any(axis=1).all() and ((per_house & solved).sum(axis=1) <= 1).all():
+                return None
+        empty = np.flatnonzero(counts == 0)
         if len(empty):
             return f"{g.cell(empty[0])}: no candidate left"
         live_per_set = self.live[g.set_members].sum(axis=1)
@@ -261,8 +268,23 @@ class Grid:
         return Grid(g, new, self.givens, placed)
 
     def apply(self, step: Step) -> Grid:
-        """A new grid with the step's eliminations made and placements placed."""
-        return self.eliminate(step.eliminations).place(step.placements)
+        """A new grid with the step's eliminations made and placements placed.
+
+        The grid ``eliminate(step.eliminations).place(step.placements)`` makes, in one copy.
+        """
+        g = self.geometry
+        new = self.cands.copy()
+        flat = new.reshape(-1)
+        for cand in step.eliminations:
+            flat[g.index(cand)] = False
+        placed = self.placed.copy()
+        for cand in step.placements:
+            i = g.cell_index(cand.cell)
+            new[i] = False
+            new[i, cand.digit - 1] = True
+            new[g.peer_lists[i], cand.digit - 1] = False
+            placed[i] = True
+        return Grid(g, new, self.givens, placed)
 
     def with_live(self, live: np.ndarray) -> Grid:
         """A new grid from a flat live-candidate array."""

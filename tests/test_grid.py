@@ -115,3 +115,67 @@ def test_candidate_grid_whose_digits_number_a_square_is_read_as_candidates():
     assert grid.size == 9
     assert grid.tokens() == " ".join(rows).split()
     assert lg.Grid.parse(" ".join(rows)) == grid
+
+
+# ---- one rule broken at a time: contradiction() names it ----------------------------------
+
+
+def _broken(edit) -> lg.Grid:
+    """The empty grid with `edit(cands)` applied to a writable copy of its candidates."""
+    cands = lg.Grid.empty().cands.copy()
+    edit(cands)
+    return lg.Grid(lg.geometry.classic(), cands)
+
+
+def _solve_as_one(c, cell):
+    c[cell] = False
+    c[cell, 0] = True
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda c: c.__setitem__((10, slice(None)), False), "r2c2: no candidate left"),
+    # digit 1 nowhere in column 9: each of its cells keeps 8 digits, rows and boxes keep a 1
+    (lambda c: c.__setitem__((slice(8, 81, 9), 0), False), "c9#1: no place left"),
+    # r1c1 and r1c2 both solved as 1
+    (lambda c: (_solve_as_one(c, 0), _solve_as_one(c, 1)), "r1c2: solved 1 repeats r1c1"),
+])
+def test_contradiction_names_the_first_broken_rule(edit, message):
+    assert _broken(edit).contradiction() == message
+
+
+def test_contradiction_of_variants_and_of_a_sound_path():
+    g = lg.geometry.sudoku_x()
+    grid = lg.Grid.empty(g)
+    assert grid.contradiction() is None
+    cands = grid.cands.copy()
+    cands[0] = False
+    cands[0, 4] = True  # r1c1 = 5
+    cands[10] = False
+    cands[10, 4] = True  # r2c2 = 5 on the same diagonal and box
+    assert lg.Grid(g, cands).contradiction() is not None
+    for step, after in zip(*_path(lg.samples.EULER_01)):
+        assert after.contradiction() is None
+
+
+def _path(puzzle):
+    result = lg.solve(lg.Grid.parse(puzzle))
+    grids, g = [], result.grid
+    for step in result.steps:
+        g = g.apply(step)
+        grids.append(g)
+    return result.steps, grids
+
+
+def test_apply_is_eliminate_then_place():
+    """One copy, the same grid as the two steps (candidates and the cells counted placed),
+    also where an elimination empties a placed cell or a placement lands on an eliminated digit."""
+    grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    live = [lg.Candidate.parse(t) for t in ("r2c4#1", "r2c6#2", "r4c4#3", "r2c8#1")]
+    solved_cell = next(c for c in range(81) if grid.counts[c] == 1)
+    solved = grid.geometry.candidate(solved_cell * 9 + int(grid.values[solved_cell]) - 1)
+    for placements, eliminations in [([live[0]], []), ([], [live[1], live[2]]), ([live[0]], [live[1]]),
+                                     ([], [solved]), ([live[3]], [live[3], solved])]:
+        step = lg.make_step("x", placements=placements, eliminations=eliminations)
+        one, two = grid.apply(step), grid.eliminate(eliminations).place(placements)
+        assert (one.cands == two.cands).all() and (one.placed == two.placed).all()
+        assert (one.givens == two.givens).all()
