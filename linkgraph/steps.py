@@ -115,12 +115,24 @@ def _fill_rounds(P: nx.DiGraph) -> None:
         for _, d in nodes(data=True):
             d.setdefault("round", 0)
         return
-    if all("round" in d for _, d in nodes(data=True)) or not nx.is_directed_acyclic_graph(P):
+    attrs = P._node  # networkx's node dicts, read directly: this runs for every step found
+    if all("round" in d for d in attrs.values()):
         return
-    for n in nx.topological_sort(P):
-        d = nodes[n]
+    # a topological order (Kahn's), none if P has a cycle: then no round is filled
+    pred, succ = P._pred, P._succ
+    waiting = {n: len(ps) for n, ps in pred.items()}
+    order = [n for n, k in waiting.items() if not k]
+    for n in order:  # grows as nodes become ready
+        for m in succ[n]:
+            waiting[m] -= 1
+            if not waiting[m]:
+                order.append(m)
+    if len(order) < len(waiting):
+        return
+    for n in order:  # a node's round is its distance from the premises: the same in any such order
+        d = attrs[n]
         if "round" not in d:
-            d["round"] = 1 + max((nodes[u].get("round", 0) for u in P.predecessors(n)), default=-1)
+            d["round"] = 1 + max((attrs[u].get("round", 0) for u in pred[n]), default=-1)
 
 
 def make_step(
