@@ -25,6 +25,7 @@ its row, column and box for its digit:
 from __future__ import annotations
 
 from functools import cached_property, lru_cache
+from itertools import filterfalse
 
 import numpy as np
 
@@ -292,7 +293,8 @@ class Structure:
         members = self.members_list
         masks: dict[int, int] = {}  # local house set -> its members as a bit mask
         by_digit: dict[int, list[int]] = {}
-        for j, glob in enumerate(self.sets.tolist()):
+        sets = self.sets.tolist()
+        for j, glob in enumerate(sets):
             if glob >= ncells:
                 m = 0
                 for k in members[j]:
@@ -312,9 +314,13 @@ class Structure:
         for d, js in by_digit.items():
             for a in js:
                 ma = masks[a]
-                h = (int(self.sets[a]) - ncells) // n
-                bs = sorted(b for b in (glob_to_local.get(ncells + h2 * n + d) for h2 in partners.get(h, ()))
-                            if b is not None)
+                h = (sets[a] - ncells) // n
+                bs = []
+                for h2 in partners.get(h, ()):
+                    b = glob_to_local.get(ncells + h2 * n + d)
+                    if b is not None:
+                        bs.append(b)
+                bs.sort()
                 for b in bs:
                     mb = masks[b]
                     both = ma & mb
@@ -423,14 +429,14 @@ class Structure:
             in_base = set()
             for _, mp in combo:
                 in_base.update(mp)
-            pos = {c: col + i for i, c in enumerate(covers)}
+            pos = dict(zip(covers, range(col, col + len(covers))))
             for _, mp in combo:
-                for k, cv in mp.items():
-                    a_rows.append(k)
-                    a_cols.append(pos[cv])
+                a_rows += mp
+                a_cols += map(pos.__getitem__, mp.values())
+            col_owner += [p] * len(covers)
+            outside = in_base.__contains__
             for c in covers:
-                col_owner.append(p)
-                out = [k for k in members[c] if k not in in_base]
+                out = list(filterfalse(outside, members[c]))
                 t_ks += out
                 t_cols += [col] * len(out)
                 col += 1
