@@ -437,6 +437,16 @@ def test_an_unrecognized_multiline_argument_is_one_message_line(capsys):
     assert "\\n" in line and out == ""
 
 
+@pytest.mark.parametrize("command", ["batch", "verify", "convert"])
+def test_a_name_no_file_can_have_is_one_message_line(capsys, tmp_path, command):
+    # found by hypothesis in a CI run: 177 characters, 327 bytes in UTF-8 (the limit is 255)
+    name = "0" * 27 + "\u013a" * 150
+    more = [str(tmp_path / "out.sdm")] if command == "convert" else []
+    code, out, err = _cli(capsys, command, name, *more)
+    _one_line(code, err, "PuzzleFormatError", "not a puzzle file", "name too long")
+    assert out == ""
+
+
 def test_a_time_out_lost_in_a_finaliser_prints_no_traceback():
     # the alarm lands in __del__, where Python would print "Exception ignored in ... Traceback";
     # the deadline raises the time-out again and the run ends with its one line
