@@ -43,7 +43,7 @@ from linkgraph.techniques.base import SharedSearch, digit_view
 from linkgraph.techniques.chainproof import chain_step, seeing_all
 
 __all__ = [
-    "CellTable", "cell_table", "conjugates", "digit_masks", "empty_rectangles", "skyscrapers", "turbot_fish",
+    "CellTable", "box_frames", "cell_table", "conjugates", "digit_masks", "empty_rectangles", "skyscrapers", "turbot_fish",
     "two_string_kites",
 ]
 
@@ -218,7 +218,7 @@ def empty_rectangles(grid: Grid) -> Iterator[Step]:
 
 
 @lru_cache(maxsize=8)
-def _box_frames(g) -> list[tuple[int, int, list[tuple[int, int, int, int, int, int]]]]:
+def box_frames(g) -> list[tuple[int, int, list[tuple[int, int, int, int, int, int]]]]:
     """(box house, cell mask, crosses) of each box; a cross is (row, col, cells of the row and the
     column inside the box, of the row but not the column, of the column but not the row, the corner),
     as cell masks."""
@@ -259,7 +259,7 @@ def _empty_rectangles(grid: Grid) -> Iterator[Step]:
                     by_col.setdefault(p % n, []).append((p, q))
         if not by_row and not by_col:
             continue
-        for b, box_mask, crosses in _box_frames(g):
+        for b, box_mask, crosses in box_frames(g):
             here = col & box_mask
             if here.bit_count() < 2:
                 continue
