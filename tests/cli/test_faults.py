@@ -188,7 +188,10 @@ def test_fault_7_empty_grid_under_no_check_ends(bound):
     assert proc.returncode == 1, proc.stderr
     assert b"Traceback" not in proc.stderr
     if bound[0] == "--time-limit":
-        assert b"stopped at --time-limit 2 s" in proc.stdout
+        # ends either way: at the limit, or (a quiet machine, the compiled nets) with the whole
+        # ladder tried in under 2 s and no step found
+        assert (b"stopped at --time-limit 2 s" in proc.stdout
+                or b"stuck with 81 open cells; 0 steps" in proc.stdout), proc.stdout[:200]
     elif bound[0] == "--max-steps":
         assert b"stuck with 81 open cells; 0 steps" in proc.stdout
     else:
