@@ -35,7 +35,7 @@ from itertools import combinations
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid, cached
 from linkgraph.techniques.base import Change, digit_view, house_places
-from linkgraph.techniques.singledigit import box_frames, cell_table, conjugates
+from linkgraph.techniques.singledigit import box_frames, cell_table, conjugates, line_links
 
 __all__ = ["Screen", "bivalue_screen", "empty_rectangle_screen", "fish_screen", "four_chain_screen",
            "hidden_subset_screen", "locked_screen", "simple_coloring_screen", "subset_screen"]
@@ -169,19 +169,11 @@ def empty_rectangle_screen(grid: Grid, change: Change) -> bool:
     t = tables(g)
     if not t.frames:
         return False
-    n = g.size
     peers = cell_table(g).peer_mask
     cols = digit_view(grid).cols
     for d in change.digits:
         col = cols[d - 1]
-        by_row: dict[int, list[tuple[int, int]]] = {}  # column pairs, by the row of the end p
-        by_col: dict[int, list[tuple[int, int]]] = {}  # row pairs, by the column of the end p
-        for pair, kinds in conjugates(grid, d - 1).items():
-            for p, q in (pair, pair[::-1]):
-                if "col" in kinds:
-                    by_row.setdefault(p // n, []).append((p, q))
-                if "row" in kinds:
-                    by_col.setdefault(p % n, []).append((p, q))
+        by_row, by_col = line_links(grid, d - 1)  # column pairs by the row of the end p, row pairs by its column
         if not by_row and not by_col:
             continue
         for box, crosses in t.frames:
