@@ -42,6 +42,7 @@ import gc
 import statistics
 from collections.abc import Callable, Collection
 from functools import lru_cache
+from operator import itemgetter
 from typing import ParamSpec, TypeVar
 
 import networkx as nx
@@ -169,10 +170,12 @@ def link_graph(
     node: dict = {}
     adj: dict = {}
     nbrs = _candidate_links(grid, families, tables, node, adj)
+    # per digit: the cells holding it as bits (for the group and ALS links)
+    live_bits = cell_bits(grid.cands) if Family.GROUP in families or Family.ALS in families else []
     if Family.GROUP in families:
-        _group_links(grid, tables, node, adj, nbrs)
+        _group_links(grid, tables, node, adj, nbrs, live_bits)
     if Family.ALS in families:
-        _als_links(grid, als_max_size, tables, node, adj, nbrs)
+        _als_links(grid, als_max_size, tables, node, adj, nbrs, live_bits)
     G = nx.Graph(grid=grid, families=families, als_max_size=als_max_size)
     # networkx resets its cached views when these are set (its documented way to swap them)
     G._node = node
@@ -208,7 +211,7 @@ class _Tables:
         ]
         # (intersection, which of its cells as bits, digit) -> _group_entry
         self.groups: dict[tuple[int, int, int], tuple] = {}
-        self.als_sets: dict[tuple[int, ...], tuple] = {}  # cells -> _als_entry
+        self.als_sets: dict[tuple[int, ...], tuple] = {}  # cells (an als_cells row) -> _als_entry
         self.digit_sets: dict[int, tuple] = {}  # digit mask -> _digit_set
         self.peer_and: dict[int, int] = {}  # cell bits -> _common_peers
         self.house_bits = [sum(1 << int(c) for c in cells) for cells in geo.house_cells]
@@ -299,14 +302,14 @@ def _candidate_links(grid: Grid, families: tuple[str, ...], tables: _Tables, nod
     return nbrs
 
 
-def _group_links(grid: Grid, tables: _Tables, node: dict, adj: dict, nbrs: list) -> None:
+def _group_links(grid: Grid, tables: _Tables, node: dict, adj: dict, nbrs: list, live_bits: list[int]) -> None:
     """Group nodes that have a strong link, and every link of those groups, added as
     add_nodes_from and add_edges_from would add them (by `sort_key`, edges by the keys of
-    their two ends). `nbrs`: the candidates' adjacency dicts by index."""
+    their two ends). `nbrs`: the candidates' adjacency dicts by index; `live_bits`: per digit,
+    the cells holding it as bits."""
     geo = grid.geometry
     n, ncells = geo.size, geo.number_of_cells
     allc, house_bits = tables.cands, tables.house_bits
-    live_bits = cell_bits(grid.cands)  # per digit: bitmask of cells holding it
     # candidate groups: (bits, digit) -> (Group, houses, sort key), in intersection then digit order;
     # in_house: (house, digit) -> the bits of the candidate groups lying in that house
     padded = np.zeros((ncells + 1, n), dtype=bool)
@@ -426,28 +429,27 @@ def _group_entry(tables: _Tables, cells: tuple[int, ...], digit: int) -> tuple:
     return bits, group, tuple(sorted(houses)), sort_key(group)
 
 
-def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: dict, nbrs: list) -> None:
+def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: dict, nbrs: list,
+               live_bits: list[int]) -> None:
     """ALS nodes and their links (see the module docstring), as networkx's add_node and
     add_edge would add them; the ALSs of `als_cells`, by first house then cells
     (`linkgraph.graph.als.als_records`' order). `nbrs`: the candidates' adjacency dicts by
-    index, as `_candidate_links` returns them."""
+    index, as `_candidate_links` returns them; `live_bits` as for `_group_links`."""
     geo = grid.geometry
     n, ncells = geo.size, geo.number_of_cells
     masks = (grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))).tolist()
-    live_bits = cell_bits(grid.cands)
     peers, allc, known = tables.peers, tables.cands, tables.als_sets
     found = []
-    for row in als_cells(grid, max_size=als_max_size).tolist():
-        cells = tuple(c for c in row if c < ncells)
-        entry = known.get(cells)
+    for row in map(tuple, als_cells(grid, max_size=als_max_size).tolist()):
+        entry = known.get(row)
         if entry is None:
-            entry = known[cells] = _als_entry(tables, cells)
-        found.append((entry[0], cells, entry))
-    found.sort(key=lambda f: f[:2])
+            entry = known[row] = _als_entry(tables, tuple(c for c in row if c < ncells))
+        found.append(entry)
+    found.sort(key=itemgetter(0, 1))  # by house, then cells
     fam = Family.ALS.value
     als_kind, cand_kind = NodeKind.ALS.value, NodeKind.CANDIDATE.value
     digit_sets, peer_and = tables.digit_sets, tables.peer_and
-    for house, cells, (_, cell_nodes, text, inside, house_text) in found:
+    for house, cells, cell_nodes, text, inside, house_text in found:
         mask = 0
         for c in cells:
             mask |= masks[c]
@@ -506,15 +508,15 @@ def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: 
 
 
 def _als_entry(tables: _Tables, cells: tuple[int, ...]) -> tuple:
-    """(first house holding every cell, the Cell values, their text as `Als.cells_text`
-    writes it, cell bits, the house's text) of an ALS's cells."""
+    """(first house holding every cell, the cells, the Cell values, their text as
+    `Als.cells_text` writes it, cell bits, the house's text) of an ALS's cells."""
     houses = tables.cell_houses[cells[0]].intersection(*(tables.cell_houses[c] for c in cells[1:]))
     cell_nodes = tuple(tables.cells[c] for c in cells)
     bits = 0
     for c in cells:
         bits |= 1 << c
     house = min(houses)
-    return house, cell_nodes, Als(cell_nodes, (1,)).cells_text, bits, tables.house_text[house]
+    return house, cells, cell_nodes, Als(cell_nodes, (1,)).cells_text, bits, tables.house_text[house]
 
 
 def _common_peers(peers: list[int], cells: int) -> int:
