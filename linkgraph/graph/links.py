@@ -407,7 +407,7 @@ def _group_links(grid: Grid, tables: _Tables, node: dict, adj: dict, nbrs: list,
     edges: dict[int, tuple[bool, int]] = {}
     for i, key in enumerate(keep):
         digit = key[1]
-        for (what, obits), (st, h) in sorted(links[key].items()):
+        for (what, obits), (st, h) in links[key].items():  # distinct pairs: any order
             if what == "c":
                 pair = ((obits.bit_length() - 1) * n + digit - 1) * count + i
             else:
