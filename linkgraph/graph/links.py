@@ -234,11 +234,22 @@ class _Tables:
         self.als_sets: dict[tuple[int, ...], tuple] = {}  # cells (an als_cells row) -> _als_entry
         self.digit_sets: dict[int, tuple] = {}  # digit mask -> _digit_set
         self.peer_and: dict[int, int] = {}  # cell bits -> _common_peers
+
         self.house_bits = [sum(1 << int(c) for c in cells) for cells in geo.house_cells]
         self.house_text = [str(h) for h in geo.houses]
         self.cell_houses = [frozenset(hs) for hs in geo.cell_houses]
         self.peers = peer_bits(geo)
         self.cells = tuple(geo.cell(c) for c in range(geo.number_of_cells))
+
+    def bound(self) -> None:
+        """Empty the memos past `_MEMO` entries (a 16x16 grid has some 120,000 ALS cell sets)."""
+        for memo in (self.groups, self.als_sets, self.digit_sets, self.peer_and):
+            if len(memo) > _MEMO:
+                memo.clear()
+
+
+#: Most entries a memo of `_Tables` keeps.
+_MEMO = 50_000
 
 
 @lru_cache(maxsize=16)
@@ -459,6 +470,7 @@ def _als_links(grid: Grid, als_max_size: int, tables: _Tables, node: dict, adj: 
     n, ncells = geo.size, geo.number_of_cells
     masks = (grid.cands.astype(np.int64) @ (1 << np.arange(n, dtype=np.int64))).tolist()
     peers, allc, known = tables.peers, tables.cands, tables.als_sets
+    tables.bound()
     found = []
     for row in map(tuple, als_cells(grid, max_size=als_max_size).tolist()):
         entry = known.get(row)

@@ -90,3 +90,12 @@ def test_the_graphs_stay_ordinary_networkx_graphs():
     assert D.out_degree(on) == len(D.succ[on]) and D.in_degree(on) == len(D.pred[on])
     D.add_edge(on, off, kind="weak")
     assert D.has_edge(on, off) and on in D.pred[off]
+
+
+def test_same_graphs_while_the_geometry_memos_are_emptied(positions, monkeypatch):
+    """The per-geometry memos (group and ALS entries) are emptied past a bound: with a bound
+    of 0 they are emptied on every graph, and the graphs stay the same."""
+    monkeypatch.setattr("linkgraph.graph.links._MEMO", 0)
+    for grid in positions[:4] + positions[-2:]:
+        A, B = lg.link_graph(grid), old_link_graph(grid)
+        assert_same_graph(A, B)
