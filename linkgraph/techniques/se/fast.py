@@ -1,0 +1,323 @@
+"""The chaining producers of `linkgraph.techniques.se.chaining`, with the work levels share.
+
+`Chaining` follows SE's search literally: every level propagates every premise from scratch,
+and at every quiescence runs its nested rules again. The results here are the same (same
+hints, complexities and order: `tests/techniques/se/test_fast.py` compares them on many
+positions), with three kinds of sharing:
+
+- **Continuation across levels.** A nested level runs, at each quiescence, its rules in a
+  fixed order and uses the first that yields something. The rule lists of levels 2 and 3
+  extend level 1's, level 3's extends level 2's, level 4's extends level 1's and level 5's
+  extends level 4's (`PARENT`). So on one grid, the propagation of a premise at level L is
+  the propagation at its parent level up to that propagation's last quiescence (where every
+  parent rule found nothing), and goes on from there with L's extra rules only. SE runs the
+  levels in order on the same grid, each only when the previous found nothing, so the
+  parent's propagations are always there to go on from; level 1 goes on from the dynamic
+  chains (level 0), which have no nested rules.
+- **Nested rule results by grid state.** What a nested rule yields depends only on the grid
+  the outer chain started from and the reduced grid; results are kept per (rule, reduced
+  grid) for the whole of one grid's search, shared by premises and levels.
+- **Existence first.** A nested level-0 producer (forcing chains and cycles, multiple, or
+  dynamic forcing chains on the reduced grid) is first asked by `linkgraph.techniques.se.reach`
+  whether it has any hint at all; SE's search itself runs only when it has.
+
+Examples
+--------
+>>> from linkgraph.techniques.se.board import Board
+>>> from linkgraph.techniques.se.fast import FastChaining, Shared
+>>> board = Board.from_grid(lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)))
+>>> shared = Shared()
+>>> hint = FastChaining(multiple=True, dynamic=True, shared=shared).hints(board)[0]
+>>> hint.name, round(hint.difficulty, 1)
+('Dynamic Region Forcing Chains', 8.5)
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from linkgraph.techniques.se.board import CELL_REGIONS, REGION_CELLS, Board, bits
+from linkgraph.techniques.se.chaining import ADVANCED, CELL, ChainHint, Chaining, Potential, _Source
+from linkgraph.techniques.se.rules import fish, hidden_sets, lockings, naked_sets
+
+__all__ = ["PARENT", "FastChaining", "Shared"]
+
+#: The level whose rule list each nested level extends, and how many rules they share.
+PARENT: dict[int, tuple[int, int]] = {1: (0, 0), 2: (1, 4), 3: (2, 5), 4: (1, 4), 5: (4, 5)}
+
+
+class _Run:
+    """One finished propagation: the ON and OFF potentials (dicts key -> Potential, in SE's
+    order), the contradiction (None or the (ON, OFF) pair) and the candidates at the end."""
+
+    __slots__ = ("to_on", "to_off", "absurd", "cands")
+
+    def __init__(self, to_on: dict, to_off: dict, absurd, cands: list[int] | None):
+        self.to_on = to_on
+        self.to_off = to_off
+        self.absurd = absurd
+        self.cands = cands
+
+
+class Shared:
+    """What the dynamic producers of one search share on one grid: each level's finished
+    propagations by premise key (for the next level to go on from), and the nested rules'
+    results by (rule name, reduced grid). Everything is dropped when the grid changes."""
+
+    def __init__(self) -> None:
+        self.state: tuple | None = None
+        self.runs: dict[int, dict[int, _Run]] = {}
+        self.rules: dict[tuple, list] = {}
+
+    def enter(self, state: tuple) -> None:
+        if state != self.state:
+            self.state = state
+            self.runs.clear()
+            self.rules.clear()
+
+
+class FastChaining(Chaining):
+    """A `Chaining` producer that shares work through `shared` (see the module docstring).
+
+    Without `shared`, or for the static and Nishio producers, it is `Chaining` with the
+    nested producers' existence test only."""
+
+    def __init__(self, *, multiple: bool = False, dynamic: bool = False, nishio: bool = False, level: int = 0,
+                 shared: Shared | None = None):
+        super().__init__(multiple=multiple, dynamic=dynamic, nishio=nishio, level=level)
+        self.shared = shared
+        self._parent: dict[int, _Run] | None = None
+        self._store: dict[int, _Run] | None = None
+        self._rule_cache: dict | None = None
+        self._named_rules = None
+
+    # ---- entry ------------------------------------------------------------------------
+    def hints(self, board: Board, *, source: list[int] | None = None) -> list[ChainHint]:
+        shared = self.shared
+        if shared is None or not (self.multiple and self.dynamic) or self.nishio:
+            return super().hints(board, source=source)
+        state = board.state()
+        cached = self._cache.get(state)
+        if cached is not None:
+            return cached
+        shared.enter(state)
+        if self.level >= 1:
+            self._parent = shared.runs.get(PARENT[self.level][0])
+        self._store = shared.runs[self.level] = {}
+        self._rule_cache = shared.rules
+        try:
+            return super().hints(board, source=source)
+        finally:
+            self._parent = self._store = self._rule_cache = None
+
+    # ---- premises -----------------------------------------------------------------------
+    def _premise(self, board: Board, cell: int, value: int, on: bool) -> _Run:
+        """The propagation of (cell, value) ON or OFF, going on from the parent level's."""
+        key = (cell * 10 + value) * 2 + on
+        parent = self._parent.get(key) if self._parent is not None else None
+        if parent is not None:
+            if parent.absurd is not None:
+                run = parent
+            else:
+                run = self._go_on(board, parent)
+        else:
+            p = Potential(cell, value, on)
+            to_on, to_off = ({p.key: p}, {}) if on else ({}, {p.key: p})
+            absurd, cands = self._propagate(board, to_on, to_off)
+            run = _Run(to_on, to_off, absurd, cands)
+        if self._store is not None:
+            self._store[key] = run
+        return run
+
+    def _propagate_on(self, board, cell, value, memo):
+        key = cell * 10 + value
+        got = memo.get(key)
+        if got is None:
+            run = self._premise(board, cell, value, True)
+            got = memo[key] = (run.to_on, run.to_off, run.absurd)
+        return got
+
+    def _binary(self, board, p_on, p_off, result, do_double, do_contra, memo):
+        on_to_on, on_to_off, absurd = self._propagate_on(board, p_on.cell, p_on.value, memo)
+        p_on = on_to_on[p_on.key]
+        if do_contra and absurd is not None:
+            result.append(ChainHint(self, "binary", {p_on.cell: 1 << p_on.value}, [absurd[0], absurd[1]],
+                                    source=p_on, absurd=True))
+        run = self._premise(board, p_off.cell, p_off.value, False)
+        off_to_on, off_to_off, absurd = run.to_on, run.to_off, run.absurd
+        p_off = off_to_off[p_off.key]
+        if do_contra and absurd is not None:
+            removable = board.cands[p_off.cell] & ~(1 << p_off.value)
+            if removable:
+                result.append(ChainHint(self, "binary", {p_off.cell: removable}, [absurd[0], absurd[1]],
+                                        source=p_off, absurd=True, cell=p_off.cell, value=p_off.value))
+        if do_double:
+            for k, p in on_to_on.items():
+                q = off_to_on.get(k)
+                if q is not None:
+                    removable = board.cands[p.cell] & ~(1 << p.value)
+                    if removable:
+                        result.append(ChainHint(self, "binary", {p.cell: removable}, [p, q], source=p_on,
+                                                cell=p.cell, value=p.value))
+            for k, p in on_to_off.items():
+                q = off_to_off.get(k)
+                if q is not None:
+                    result.append(ChainHint(self, "binary", {q.cell: 1 << q.value}, [p, q], source=p_off))
+        return on_to_on, on_to_off
+
+    # ---- the propagation ------------------------------------------------------------------
+    def propagate(self, board: Board, to_on: dict, to_off: dict):
+        return self._propagate(board, to_on, to_off)[0]
+
+    def _go_on(self, board: Board, parent: _Run) -> _Run:
+        """The parent level's finished propagation `parent`, continued with this level's rules
+        that its own list lacks, from its last quiescence."""
+        save = list(board.cands)
+        board.restore(parent.cands)
+        try:
+            extra = self._advanced(board, save, parent.to_off, PARENT[self.level][1])
+        finally:
+            board.restore(save)
+        fresh = [q for q in extra if q.key not in parent.to_off]
+        if not fresh:
+            return parent
+        to_on, to_off = dict(parent.to_on), dict(parent.to_off)
+        pending_off = deque()
+        for q in fresh:
+            if q.key not in to_off:
+                to_off[q.key] = q
+                pending_off.append(q)
+        absurd, cands = self._propagate(board, to_on, to_off, start=(parent.cands, pending_off))
+        return _Run(to_on, to_off, absurd, cands)
+
+    def _propagate(self, board: Board, to_on: dict, to_off: dict, start=None):
+        """SE's ``doChaining`` (see `Chaining.propagate`); returns (contradiction or None, the
+        candidates at the end). `start`: (candidates, pending OFF queue) to go on from."""
+        save = list(board.cands)
+        y = not self.nishio
+        dynamic = self.dynamic
+        level = self.level
+        cands = board.cands
+        try:
+            if start is None:
+                pending_on = deque(to_on.values())
+                pending_off = deque(to_off.values())
+            else:
+                board.restore(start[0])
+                pending_on = deque()
+                pending_off = start[1]
+            while pending_on or pending_off:
+                if pending_on:
+                    p = pending_on.popleft()
+                    cell, value = p.cell, p.value
+                    if y:
+                        for v in bits(cands[cell]):
+                            if v != value:
+                                k = (cell * 10 + v) * 2
+                                if k + 1 in to_on:
+                                    return (to_on[k + 1], Potential(cell, v, False, [p], CELL)), None
+                                if k not in to_off:
+                                    q = Potential(cell, v, False, [p], CELL)
+                                    to_off[k] = q
+                                    pending_off.append(q)
+                    bit = 1 << value
+                    regions = CELL_REGIONS[cell]
+                    block = regions[0]
+                    for t in range(3):
+                        for c in REGION_CELLS[regions[t]]:
+                            if c != cell and cands[c] & bit and (t == 0 or CELL_REGIONS[c][0] != block):
+                                k = (c * 10 + value) * 2
+                                if k + 1 in to_on:
+                                    return (to_on[k + 1], Potential(c, value, False, [p], t + 1)), None
+                                if k not in to_off:
+                                    q = Potential(c, value, False, [p], t + 1)
+                                    to_off[k] = q
+                                    pending_off.append(q)
+                else:
+                    p = pending_off.popleft()
+                    ons = self._off_to_on(board, p, save if dynamic else None, to_off, y, True)
+                    if dynamic:
+                        board.remove(p.cell, p.value)
+                    for q in ons:
+                        k = q.key - 1
+                        if k in to_off:
+                            return (q, to_off[k]), None
+                        if q.key not in to_on:
+                            to_on[q.key] = q
+                            pending_on.append(q)
+                if level > 0 and not pending_on and not pending_off:
+                    for q in self._advanced(board, save, to_off):
+                        if q.key not in to_off:
+                            to_off[q.key] = q
+                            pending_off.append(q)
+            return None, list(cands)
+        finally:
+            board.restore(save)
+
+    # ---- nested rules ------------------------------------------------------------------------
+    def _rule_list(self):
+        """The nested rules as (name, function (board, source, changed keys, changed cells))."""
+        if self._named_rules is None:
+            rules = [
+                ("lock", lambda b, s, ch, cc: lockings(b, changed=ch)),
+                ("hidden2", lambda b, s, ch, cc: hidden_sets(b, 2, changed=ch)),
+                ("naked2", lambda b, s, ch, cc: naked_sets(b, 2, changed_cells=cc)),
+                ("fish2", lambda b, s, ch, cc: fish(b, 2, changed=ch)),
+            ]
+            top = self.level <= 4
+            if self.level < 4:
+                if self.level >= 2:
+                    inner = Chaining()
+                    rules.append(("fc", lambda b, s, ch, cc, inner=inner: inner.hints(b, source=s if top else None)))
+                if self.level >= 3:
+                    inner3 = Chaining(multiple=True)
+                    rules.append(("mfc", lambda b, s, ch, cc, inner=inner3: inner.hints(b)))
+            else:
+                inner4 = Chaining(multiple=True, dynamic=True)
+                rules.append(("dfc", lambda b, s, ch, cc, inner=inner4: inner.hints(b)))
+                if self.level >= 5:
+                    inner5 = FastChaining(multiple=True, dynamic=True, level=self.level - 3)
+                    rules.append((f"dfc{self.level - 3}", lambda b, s, ch, cc, inner=inner5: inner.hints(b)))
+            self._named_rules = rules
+        return self._named_rules
+
+    def _advanced(self, board: Board, save: list[int], to_off: dict, start: int = 0) -> list[Potential]:
+        """OFF potentials from the nested rules from index `start` on (SE's
+        ``getAdvancedPotentials``; the rules before `start` are known to find nothing)."""
+        result: list[Potential] = []
+        cache = self._rule_cache
+        source = _Source(save)
+        cands = board.cands
+        state = None
+        changed = changed_cells = None
+        for name, rule in self._rule_list()[start:]:
+            found = None
+            if cache is not None:
+                if state is None:
+                    state = (tuple(save), tuple(cands))
+                found = cache.get((name, state))
+            if found is None:
+                if changed is None:
+                    changed_cells = {c for c in range(81) if save[c] != cands[c]}
+                    changed = set()
+                    for c in changed_cells:
+                        for v in bits(save[c] & ~cands[c]):
+                            for r in CELL_REGIONS[c]:
+                                changed.add(r * 10 + v)
+                found = []
+                for hint in rule(board, save, changed, changed_cells):
+                    parents = hint.rule_parents(source, board)
+                    if parents:
+                        found.append((hint, parents))
+                if cache is not None:
+                    cache[(name, state)] = found
+            if found:
+                for hint, parents in found:
+                    nested = hint if isinstance(hint, ChainHint) else None
+                    real = [to_off[(c * 10 + v) * 2] for c, v in parents if (c * 10 + v) * 2 in to_off]
+                    for c in sorted(hint.removable, key=lambda c: (c % 9, c // 9)):
+                        for v in bits(hint.removable[c]):
+                            result.append(Potential(c, v, False, list(real), ADVANCED, nested,
+                                                    None if nested is not None else hint))
+                break
+        return result
