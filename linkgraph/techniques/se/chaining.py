@@ -703,13 +703,13 @@ def _reaching_new_links(board: Board, source: list[int], y: bool, x: bool) -> se
         cv, on = divmod(k, 2)
         c, v = divmod(cv, 10)
         if not on:
-            # OFF (c, v) comes from ON of a peer holding v (X) or another digit of c (Y)
+            # OFF (c, v) comes from ON of another digit of c (Y) or of a peer holding v (SE's
+            # weak links in a region are on in every mode)
             preds = []
             if y:
                 preds.extend((c * 10 + w) * 2 + 1 for w in bits(cands[c]) if w != v)
-            if x:
-                bit = 1 << v
-                preds.extend((o * 10 + v) * 2 + 1 for o in HOUSE_CELLS[c] if cands[o] & bit)
+            bit = 1 << v
+            preds.extend((o * 10 + v) * 2 + 1 for o in HOUSE_CELLS[c] if cands[o] & bit)
         else:
             # ON (c, v) comes from OFF of the other digit of a bivalue cell (Y) or of the
             # other place of a two-place region (X)

@@ -36,8 +36,11 @@ from __future__ import annotations
 
 from collections import deque
 
-from linkgraph.techniques.se.board import CELL_REGIONS, REGION_CELLS, Board, bits
-from linkgraph.techniques.se.chaining import ADVANCED, CELL, ChainHint, Chaining, Potential, _Source
+from linkgraph.techniques.se.board import CELL_REGIONS, REGION_CELLS, Board, bits, popcount
+from linkgraph.techniques.se.chaining import (
+    ADVANCED, CELL, ChainHint, Chaining, Potential, _reaching_new_links, _reversed_cycle, _Source, _static_cycles,
+    _static_forcing, _StaticLinks,
+)
 from linkgraph.techniques.se.rules import fish, hidden_sets, lockings, naked_sets
 
 __all__ = ["PARENT", "FastChaining", "Shared"]
@@ -267,7 +270,7 @@ class FastChaining(Chaining):
             top = self.level <= 4
             if self.level < 4:
                 if self.level >= 2:
-                    inner = Chaining()
+                    inner = NestedStatic() if top else Chaining()
                     rules.append(("fc", lambda b, s, ch, cc, inner=inner: inner.hints(b, source=s if top else None)))
                 if self.level >= 3:
                     inner3 = Chaining(multiple=True)
@@ -321,3 +324,106 @@ class FastChaining(Chaining):
                                                     None if nested is not None else hint))
                 break
         return result
+
+
+def _from_new_links(board: Board, source: list[int], links: _StaticLinks, y: bool, x: bool) -> set[int]:
+    """The potential keys reached, in the static links of `board` (Y-links with `y`, strong
+    X-links with `x`), from an ON potential that a strong link `source` lacks turns on."""
+    cands = board.cands
+    count = board.count
+    heads = []
+    if y:
+        for c in range(81):
+            m = cands[c]
+            if popcount(m) == 2 and popcount(source[c]) > 2:
+                heads.extend((c * 10 + v) * 2 + 1 for v in bits(m))
+    if x:
+        for r in range(27):
+            for v in range(1, 10):
+                if count[r * 10 + v] == 2:
+                    bit = 1 << v
+                    if sum(1 for c in REGION_CELLS[r] if source[c] & bit) > 2:
+                        heads.extend((c * 10 + v) * 2 + 1 for c in REGION_CELLS[r] if cands[c] & bit)
+    seen = set(heads)
+    todo = list(heads)
+    while todo:
+        k = todo.pop()
+        nxt = links.on_next(k, y) if k & 1 else links.off_next(k, y, x)
+        for q, _ in nxt:
+            if q not in seen:
+                seen.add(q)
+                todo.append(q)
+    return seen
+
+
+class NestedStatic(Chaining):
+    """Forcing Chains & Cycles nested in a chain whose search started from a grid (`source`)
+    on which they found nothing: every chain or cycle with eliminations on the reduced grid
+    then passes a strong link `source` lacks (else it would have been found on `source`), so
+    a search starts only from a potential that reaches such a link and whose chain end can be
+    reached from one. Without `source` it is `Chaining`."""
+
+    def hints(self, board: Board, *, source: list[int] | None = None) -> list[ChainHint]:
+        if source is None:
+            return super().hints(board)
+        state = board.state()
+        cached = self._cache.get(state)
+        if cached is not None:
+            return cached
+        links = _StaticLinks(board)
+        result: list[ChainHint] = []
+        for y, x in ((False, True), (True, False), (True, True)):
+            back = _reaching_new_links(board, source, y, x)
+            if not back:
+                continue
+            ahead = _from_new_links(board, source, links, y, x)
+            for cell in range(81):
+                if board.values[cell] == 0:
+                    card = popcount(board.cands[cell])
+                    if card > 1 and (card == 2 or x):
+                        for value in bits(board.cands[cell]):
+                            on = (cell * 10 + value) * 2 + 1
+                            self._search(board, links, cell, value, result, y, x,
+                                         cycle=on in back and on in ahead,
+                                         from_on=on in back and on - 1 in ahead,
+                                         from_off=on - 1 in back and on in ahead)
+        result.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
+        seen = set()
+        out = []
+        for h in result:
+            k = h.removable_key()
+            if k not in seen:
+                seen.add(k)
+                out.append(h)
+        if len(self._cache) > 4096:
+            self._cache.clear()
+        self._cache[state] = out
+        return out
+
+    def _search(self, board, links, cell, value, result, y, x, *, cycle, from_on, from_off) -> None:
+        """`Chaining._unary` from the starts the filter lets through."""
+        src_on = (cell * 10 + value) * 2 + 1
+        cycles: list[Potential] = []
+        chains: list[Potential] = []
+        if cycle:
+            _static_cycles(links, src_on, y, x, cycles)
+        if x:
+            found: set[int] = set()
+            if from_on:
+                _static_forcing(links, src_on, y, chains, found)
+            if from_off:
+                _static_forcing(links, src_on - 1, y, chains, found)
+        for dst_on in cycles:
+            hint = self._cycle_hint(board, dst_on, _reversed_cycle(dst_on), y, x)
+            if hint.is_worth():
+                result.append(hint)
+        for target in chains:
+            if target.on:
+                removable = {target.cell: board.cands[target.cell] & ~(1 << target.value)}
+                if not removable[target.cell]:
+                    continue
+                hint = ChainHint(self, "forcing", removable, [target], is_x=x, is_y=y, cell=target.cell,
+                                 value=target.value)
+            else:
+                hint = ChainHint(self, "forcing", {target.cell: 1 << target.value}, [target], is_x=x, is_y=y)
+            result.append(hint)
