@@ -41,7 +41,7 @@ from linkgraph.techniques.se.chaining import (
     ADVANCED, CELL, ChainHint, Chaining, Potential, _reaching_new_links, _reversed_cycle, _Source, _static_cycles,
     _static_forcing, _StaticLinks,
 )
-from linkgraph.techniques.se.rules import fish, hidden_sets, lockings, naked_sets
+from linkgraph.techniques.se import bitrules
 
 __all__ = ["PARENT", "FastChaining", "Shared"]
 
@@ -262,10 +262,10 @@ class FastChaining(Chaining):
         """The nested rules as (name, function (board, source, changed keys, changed cells))."""
         if self._named_rules is None:
             rules = [
-                ("lock", lambda b, s, ch, cc: lockings(b, changed=ch)),
-                ("hidden2", lambda b, s, ch, cc: hidden_sets(b, 2, changed=ch)),
-                ("naked2", lambda b, s, ch, cc: naked_sets(b, 2, changed_cells=cc)),
-                ("fish2", lambda b, s, ch, cc: fish(b, 2, changed=ch)),
+                ("lock", lambda b, s, ch, cc: bitrules.lockings(b, changed=ch)),
+                ("hidden2", lambda b, s, ch, cc: bitrules.hidden_pairs(b, changed=ch)),
+                ("naked2", lambda b, s, ch, cc: bitrules.naked_pairs(b, changed_cells=cc)),
+                ("fish2", lambda b, s, ch, cc: bitrules.fish2(b, changed=ch)),
             ]
             top = self.level <= 4
             if self.level < 4:
@@ -273,7 +273,7 @@ class FastChaining(Chaining):
                     inner = NestedStatic() if top else Chaining()
                     rules.append(("fc", lambda b, s, ch, cc, inner=inner: inner.hints(b, source=s if top else None)))
                 if self.level >= 3:
-                    inner3 = Chaining(multiple=True)
+                    inner3 = NestedMultiple(multiple=True)
                     rules.append(("mfc", lambda b, s, ch, cc, inner=inner3: inner.hints(b)))
             else:
                 inner4 = Chaining(multiple=True, dynamic=True)
@@ -377,6 +377,7 @@ class NestedStatic(Chaining):
             if not back:
                 continue
             ahead = _from_new_links(board, source, links, y, x)
+            reach = _OnReach(board, links, y, x)
             for cell in range(81):
                 if board.values[cell] == 0:
                     card = popcount(board.cands[cell])
@@ -384,9 +385,9 @@ class NestedStatic(Chaining):
                         for value in bits(board.cands[cell]):
                             on = (cell * 10 + value) * 2 + 1
                             self._search(board, links, cell, value, result, y, x,
-                                         cycle=on in back and on in ahead,
-                                         from_on=on in back and on - 1 in ahead,
-                                         from_off=on - 1 in back and on in ahead)
+                                         cycle=on in back and on in ahead and reach.on_cycle(on),
+                                         from_on=x and on in back and on - 1 in ahead and reach.on_forcing(on),
+                                         from_off=x and on - 1 in back and on in ahead and reach.off_forcing(on))
         result.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
         seen = set()
         out = []
@@ -427,3 +428,244 @@ class NestedStatic(Chaining):
             else:
                 hint = ChainHint(self, "forcing", {target.cell: 1 << target.value}, [target], is_x=x, is_y=y)
             result.append(hint)
+
+
+class _OnReach:
+    """Reachability between ON potentials in the static links of one grid and mode: the graph
+    whose edges go from an ON potential to each ON potential that an OFF one it turns off turns
+    on, cut into strongly connected components (Tarjan), with each component's descendants
+    as a bit mask. It answers, for every start at once, whether SE's searches can find
+    anything: a forcing chain needs the start's negation to be reachable, a cycle needs the
+    start on a cycle of at least two such steps."""
+
+    def __init__(self, board: Board, links: _StaticLinks, y: bool, x: bool, potentials: bool = False):
+        self.links, self.y, self.x = links, y, x
+        cands = board.cands
+        count = board.count
+        # the OFF potentials that turn something on: a digit of a cell holding two (Y), a
+        # place of a digit holding two places in a region (X)
+        strong: dict[int, None] = {}
+        if y:
+            for c in range(81):
+                m = cands[c]
+                if m and m & (m - 1) and not (m & (m - 1)) & ((m & (m - 1)) - 1):
+                    for v in bits(m):
+                        strong[(c * 10 + v) * 2] = None
+        if x:
+            for r in range(27):
+                base = r * 10
+                for v in range(1, 10):
+                    if count[base + v] == 2:
+                        bit = 1 << v
+                        for c in REGION_CELLS[r]:
+                            if cands[c] & bit:
+                                strong[(c * 10 + v) * 2] = None
+        # an ON potential turns an OFF one off exactly when the OFF one's ON turns the first
+        # one off (weak links go both ways)
+        succ: dict[int, list[int]] = {}
+        for o in strong:
+            heads = [v for v, _ in links.off_next(o, y, x)]
+            for u, _ in links.on_next(o | 1, y):
+                got = succ.get(u | 1)
+                if got is None:
+                    succ[u | 1] = list(heads)
+                else:
+                    got.extend(heads)
+        self.succ = succ
+        nodes = list(succ)
+        # Tarjan's components, iteratively; components come out sinks first
+        index: dict[int, int] = {}
+        low: dict[int, int] = {}
+        comp: dict[int, int] = {}
+        sizes: list[int] = []
+        stack: list[int] = []
+        on_stack: set[int] = set()
+        counter = 0
+        for root in nodes:
+            if root in index:
+                continue
+            work = [(root, 0)]
+            index[root] = low[root] = counter
+            counter += 1
+            stack.append(root)
+            on_stack.add(root)
+            while work:
+                u, i = work[-1]
+                nxt = succ.get(u, ())
+                if i < len(nxt):
+                    work[-1] = (u, i + 1)
+                    v = nxt[i]
+                    if v not in index:
+                        index[v] = low[v] = counter
+                        counter += 1
+                        stack.append(v)
+                        on_stack.add(v)
+                        work.append((v, 0))
+                    elif v in on_stack and index[v] < low[u]:
+                        low[u] = index[v]
+                    continue
+                work.pop()
+                if work:
+                    w = work[-1][0]
+                    if low[u] < low[w]:
+                        low[w] = low[u]
+                if low[u] == index[u]:
+                    cid = len(sizes)
+                    n = 0
+                    while True:
+                        v = stack.pop()
+                        on_stack.discard(v)
+                        comp[v] = cid
+                        n += 1
+                        if v == u:
+                            break
+                    sizes.append(n)
+        # descendants of each component (sinks first, so successors are done before)
+        desc = [0] * len(sizes)
+        members: list[list[int]] = [[] for _ in sizes]
+        for v, cid in comp.items():
+            members[cid].append(v)
+        for cid in range(len(sizes)):
+            d = 1 << cid
+            for v in members[cid]:
+                for w in succ.get(v, ()):
+                    cw = comp[w]
+                    if cw != cid:
+                        d |= desc[cw]
+            desc[cid] = d
+        self.comp, self.sizes, self.desc = comp, sizes, desc
+        if potentials:
+            # the potentials each component reaches, as bits at their keys: its ON members,
+            # what they turn off, and what its successor components reach
+            pots = [0] * len(sizes)
+            for cid in range(len(sizes)):
+                d = 0
+                for v in members[cid]:
+                    d |= 1 << v
+                    for o, _ in links.on_next(v, y):
+                        d |= 1 << o
+                    for w in succ.get(v, ()):
+                        cw = comp[w]
+                        if cw != cid:
+                            d |= pots[cw]
+                pots[cid] = d
+            self.pots = pots
+
+    def closure(self, on: int) -> int:
+        """The potentials (bits at their keys) that ON `on` leads to, itself included."""
+        cid = self.comp.get(on)
+        if cid is not None:
+            return self.pots[cid]
+        d = 1 << on
+        for o, _ in self.links.on_next(on, self.y):
+            d |= 1 << o
+        return d
+
+    def reaches(self, u: int, v: int) -> bool:
+        """Whether ON `v` is reachable from ON `u` (in zero or more steps)."""
+        if u == v:
+            return True
+        comp = self.comp
+        cu = comp.get(u)
+        cv = comp.get(v)
+        return cu is not None and cv is not None and bool(self.desc[cu] >> cv & 1)
+
+    def on_cycle(self, on: int) -> bool:
+        cid = self.comp.get(on)
+        return cid is not None and self.sizes[cid] > 1
+
+    def on_forcing(self, on: int) -> bool:
+        """Whether ON `on` reaches an ON potential that turns it off: the ON potentials that
+        turn its candidate off are those whose candidates it turns off (weak links go both
+        ways)."""
+        for o, _ in self.links.on_next(on, self.y):
+            if self.reaches(on, o | 1):
+                return True
+        return False
+
+    def off_forcing(self, on: int) -> bool:
+        """Whether OFF `on - 1` reaches ON `on`: an ON potential it turns on reaches it."""
+        for v, _ in self.links.off_next(on - 1, self.y, self.x):
+            if self.reaches(v, on):
+                return True
+        return False
+
+
+class NestedMultiple(Chaining):
+    """Multiple Forcing Chains (static) that first find, from every candidate's closure at
+    once (`_OnReach`), the cells and regions whose premises share a consequence; SE's
+    propagations run only for those, and its hints are built from them as SE builds them.
+
+    The closures are exact when no premise leads to a contradiction (SE stops a premise's
+    propagation at its first contradiction, in its own order); if one does (its closure
+    holds its own negation), SE's whole search runs."""
+
+    def _multiple_chains(self, board: Board) -> list[ChainHint]:
+        if self.dynamic or self.nishio:
+            return super()._multiple_chains(board)
+        cands = board.cands
+        values = board.values
+        links = _StaticLinks(board)
+        reach = _OnReach(board, links, True, True, potentials=True)
+        closure: dict[int, int] = {}
+        for c in range(81):
+            for v in bits(cands[c]):
+                on = (c * 10 + v) * 2 + 1
+                got = closure[on] = reach.closure(on)
+                if got >> (on - 1) & 1:
+                    return super()._multiple_chains(board)
+        result: list[ChainHint] = []
+        memo: dict[int, tuple] = {}
+        for cell in range(81):
+            if values[cell] != 0 or popcount(cands[cell]) <= 2:
+                continue
+            common = -1
+            for value in bits(cands[cell]):
+                common &= closure[(cell * 10 + value) * 2 + 1]
+                for r in CELL_REGIONS[cell]:
+                    pos = board.positions(r, value)
+                    if len(pos) < 2 or pos[0] != cell:
+                        continue
+                    inter = -1
+                    for c in pos:
+                        inter &= closure[(c * 10 + value) * 2 + 1]
+                    if inter:
+                        self._one_region(board, result, cell, value, r, pos, memo)
+            if common:
+                value_to_on, value_to_off = {}, {}
+                cell_to_on = cell_to_off = None
+                for value in bits(cands[cell]):
+                    on_to_on, on_to_off, _ = self._propagate_on(board, cell, value, memo)
+                    value_to_on[value] = on_to_on
+                    value_to_off[value] = on_to_off
+                    if cell_to_on is None:
+                        cell_to_on, cell_to_off = dict(on_to_on), dict(on_to_off)
+                    else:
+                        cell_to_on = {k: v for k, v in cell_to_on.items() if k in on_to_on}
+                        cell_to_off = {k: v for k, v in cell_to_off.items() if k in on_to_off}
+                for outcomes, chosen in ((value_to_on, cell_to_on), (value_to_off, cell_to_off)):
+                    for p in chosen.values():
+                        targets = [outcomes[v][p.key] for v in bits(cands[cell])]
+                        hint = self._reduction_hint(board, "cell", p, targets, house=None)
+                        if hint is not None:
+                            result.append(hint)
+        return result
+
+    def _one_region(self, board, result, cell, value, r, pos, memo) -> None:
+        """`Chaining._region_chains` for one region."""
+        pos_on, pos_off = {}, {}
+        region_on = region_off = None
+        for c in pos:
+            o_on, o_off, _ = self._propagate_on(board, c, value, memo)
+            pos_on[c], pos_off[c] = o_on, o_off
+            if region_on is None:
+                region_on, region_off = dict(o_on), dict(o_off)
+            else:
+                region_on = {k: v for k, v in region_on.items() if k in o_on}
+                region_off = {k: v for k, v in region_off.items() if k in o_off}
+        for outcomes, chosen in ((pos_on, region_on), (pos_off, region_off)):
+            for p in chosen.values():
+                targets = [outcomes[c][p.key] for c in pos]
+                hint = self._reduction_hint(board, "region", p, targets, house=r, digit=value)
+                if hint is not None:
+                    result.append(hint)
