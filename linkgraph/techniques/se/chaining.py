@@ -241,7 +241,7 @@ def nested_suffix(level: int) -> str:
     return ""
 
 
-class _Source:
+class Source:
     __slots__ = ("cands",)
 
     def __init__(self, cands):
@@ -315,7 +315,7 @@ class Chaining:
         else:
             reach = None
             if source is not None:
-                reach = {mode: _reaching_new_links(board, source, *mode) for mode in
+                reach = {mode: reaching_new_links(board, source, *mode) for mode in
                          ((False, True), (True, False), (True, True))}
             result = self._loops(board, False, True, reach)
             result += self._loops(board, True, False, reach)
@@ -394,7 +394,7 @@ class Chaining:
         live = None if reach is None else reach[(y, x)]
         if live is not None and not live:
             return result
-        links = _StaticLinks(board)
+        links = StaticLinks(board)
         for cell in range(81):
             if board.values[cell] == 0:
                 card = popcount(board.cands[cell])
@@ -412,15 +412,15 @@ class Chaining:
         cycles: list[Potential] = []
         chains: list[Potential] = []
         if on_ok:
-            _static_cycles(links, src_on, y, x, cycles)
+            static_cycles(links, src_on, y, x, cycles)
         if x:
             found: set[int] = set()
             if on_ok:
-                _static_forcing(links, src_on, y, chains, found)
+                static_forcing(links, src_on, y, chains, found)
             if off_ok:
-                _static_forcing(links, src_on - 1, y, chains, found)
+                static_forcing(links, src_on - 1, y, chains, found)
         for dst_on in cycles:
-            dst_off = _reversed_cycle(dst_on)
+            dst_off = reversed_cycle(dst_on)
             hint = self._cycle_hint(board, dst_on, dst_off, y, x)
             if hint.is_worth():
                 result.append(hint)
@@ -653,7 +653,7 @@ class Chaining:
     def _advanced(self, board: Board, save: list[int], to_off: dict) -> list[Potential]:
         """OFF potentials from the nested rules (SE's ``getAdvancedPotentials``)."""
         result: list[Potential] = []
-        source = _Source(save)
+        source = Source(save)
         cands = board.cands
         changed_cells = {c for c in range(81) if save[c] != cands[c]}
         changed = set()
@@ -677,7 +677,7 @@ class Chaining:
         return result
 
 
-def _reaching_new_links(board: Board, source: list[int], y: bool, x: bool) -> set[int]:
+def reaching_new_links(board: Board, source: list[int], y: bool, x: bool) -> set[int]:
     """The potential keys (ON and OFF) from which, in the static links of `board` (Y-links
     with `y`, X-links with `x`), an OFF potential can be reached that turns a candidate ON
     through a cell or region holding two candidates on `board` and more in `source`."""
@@ -728,7 +728,7 @@ def _reaching_new_links(board: Board, source: list[int], y: bool, x: bool) -> se
     return seen
 
 
-class _StaticLinks:
+class StaticLinks:
     """The links of a fixed grid as key lists, built on demand: the OFF potentials an ON one
     gives (with their causes, in SE's order) and the ON potentials an OFF one gives."""
 
@@ -789,7 +789,7 @@ def _pot(key: int, parents: list, cause) -> Potential:
     return Potential(cell, value, bool(key & 1), parents, cause)
 
 
-def _static_forcing(links: _StaticLinks, src: int, y: bool, chains: list, found: set) -> None:
+def static_forcing(links: StaticLinks, src: int, y: bool, chains: list, found: set) -> None:
     """SE's ``doForcingChains`` from the potential `src` (a key) over fixed links: breadth first,
     ON layers then OFF layers; a potential opposite to the source is a chain end."""
     parent: dict[int, int] = {}
@@ -843,7 +843,7 @@ def _static_forcing(links: _StaticLinks, src: int, y: bool, chains: list, found:
                     cause_of[q] = cause
 
 
-def _static_cycles(links: _StaticLinks, src: int, y: bool, x: bool, cycles: list) -> None:
+def static_cycles(links: StaticLinks, src: int, y: bool, x: bool, cycles: list) -> None:
     """SE's ``doCycles`` from the ON potential `src` over fixed links: OFF potentials are not
     merged (each keeps the ON potential it came from), ON ones are; an ON potential equal to
     the source reached after at least four half-steps closes a cycle."""
@@ -901,7 +901,7 @@ def _is_parent(child: Potential, parent: Potential) -> bool:
     return False
 
 
-def _reversed_cycle(org: Potential) -> Potential:
+def reversed_cycle(org: Potential) -> Potential:
     chain = []
     explanations = None
     while org is not None:

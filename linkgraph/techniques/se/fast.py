@@ -36,12 +36,12 @@ from __future__ import annotations
 
 from collections import deque
 
+from linkgraph.techniques.se import bitrules
 from linkgraph.techniques.se.board import CELL_REGIONS, REGION_CELLS, Board, bits, popcount
 from linkgraph.techniques.se.chaining import (
-    ADVANCED, CELL, ChainHint, Chaining, Potential, _reaching_new_links, _reversed_cycle, _Source, _static_cycles,
-    _static_forcing, _StaticLinks,
+    ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links, reversed_cycle,
+    static_cycles, static_forcing,
 )
-from linkgraph.techniques.se import bitrules
 
 __all__ = ["PARENT", "FastChaining", "Shared"]
 
@@ -289,7 +289,7 @@ class FastChaining(Chaining):
         ``getAdvancedPotentials``; the rules before `start` are known to find nothing)."""
         result: list[Potential] = []
         cache = self._rule_cache
-        source = _Source(save)
+        source = Source(save)
         cands = board.cands
         state = None
         changed = changed_cells = None
@@ -326,7 +326,7 @@ class FastChaining(Chaining):
         return result
 
 
-def _from_new_links(board: Board, source: list[int], links: _StaticLinks, y: bool, x: bool) -> set[int]:
+def _from_new_links(board: Board, source: list[int], links: StaticLinks, y: bool, x: bool) -> set[int]:
     """The potential keys reached, in the static links of `board` (Y-links with `y`, strong
     X-links with `x`), from an ON potential that a strong link `source` lacks turns on."""
     cands = board.cands
@@ -370,10 +370,10 @@ class NestedStatic(Chaining):
         cached = self._cache.get(state)
         if cached is not None:
             return cached
-        links = _StaticLinks(board)
+        links = StaticLinks(board)
         result: list[ChainHint] = []
         for y, x in ((False, True), (True, False), (True, True)):
-            back = _reaching_new_links(board, source, y, x)
+            back = reaching_new_links(board, source, y, x)
             if not back:
                 continue
             ahead = _from_new_links(board, source, links, y, x)
@@ -407,15 +407,15 @@ class NestedStatic(Chaining):
         cycles: list[Potential] = []
         chains: list[Potential] = []
         if cycle:
-            _static_cycles(links, src_on, y, x, cycles)
+            static_cycles(links, src_on, y, x, cycles)
         if x:
             found: set[int] = set()
             if from_on:
-                _static_forcing(links, src_on, y, chains, found)
+                static_forcing(links, src_on, y, chains, found)
             if from_off:
-                _static_forcing(links, src_on - 1, y, chains, found)
+                static_forcing(links, src_on - 1, y, chains, found)
         for dst_on in cycles:
-            hint = self._cycle_hint(board, dst_on, _reversed_cycle(dst_on), y, x)
+            hint = self._cycle_hint(board, dst_on, reversed_cycle(dst_on), y, x)
             if hint.is_worth():
                 result.append(hint)
         for target in chains:
@@ -438,7 +438,7 @@ class _OnReach:
     anything: a forcing chain needs the start's negation to be reachable, a cycle needs the
     start on a cycle of at least two such steps."""
 
-    def __init__(self, board: Board, links: _StaticLinks, y: bool, x: bool, potentials: bool = False):
+    def __init__(self, board: Board, links: StaticLinks, y: bool, x: bool, potentials: bool = False):
         self.links, self.y, self.x = links, y, x
         cands = board.cands
         count = board.count
@@ -605,7 +605,7 @@ class NestedMultiple(Chaining):
             return super()._multiple_chains(board)
         cands = board.cands
         values = board.values
-        links = _StaticLinks(board)
+        links = StaticLinks(board)
         reach = _OnReach(board, links, True, True, potentials=True)
         closure: dict[int, int] = {}
         for c in range(81):
