@@ -36,7 +36,7 @@ import numpy as np
 
 __all__ = [
     "WORD", "bit_column", "bitcount", "bits", "identity", "nonzero2", "number_of_words", "pack", "pack_columns",
-    "pack_pairs", "popcount_rows", "popcount_table", "to_int", "to_ints", "unpack",
+    "pack_pairs", "popcount_rows", "popcount_table", "sparse_nonzero", "to_int", "to_ints", "unpack",
 ]
 
 #: The word type of every packed array: little-endian uint64 (the native uint64 on x86 and ARM).
@@ -213,6 +213,31 @@ def nonzero2(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     flat = np.flatnonzero(m)
     return flat // m.shape[1], flat % m.shape[1]
+
+
+def sparse_nonzero(a: np.ndarray) -> tuple[np.ndarray, ...]:
+    """`np.nonzero` of a bool array, the same indices in the same order, faster when the
+    array is large and mostly False: its bytes are read eight at a time as words, and only
+    the few nonzero words are looked at byte by byte (a (200, 2, 200) array with 0.3 % set:
+    about 150 -> 30 us). Small arrays go to `np.nonzero` directly.
+
+    >>> a = np.zeros((3, 2, 700), dtype=bool)
+    >>> a[0, 1, 5] = a[2, 0, 699] = a[2, 1, 0] = True
+    >>> [x.tolist() for x in lg.bitops.sparse_nonzero(a)]
+    [[0, 2, 2], [1, 0, 1], [5, 699, 0]]
+    >>> all((x == y).all() for x, y in zip(lg.bitops.sparse_nonzero(a), np.nonzero(a)))
+    True
+    """
+    if a.size < 4096 or a.dtype != bool:
+        return np.nonzero(a)
+    flat = np.ascontiguousarray(a).reshape(-1)
+    n8 = flat.size & ~7
+    words = np.flatnonzero(flat[:n8].view(np.uint64))
+    r, c = np.nonzero(flat[:n8].reshape(-1, 8)[words])
+    lin = words[r] * 8 + c
+    if n8 < flat.size:
+        lin = np.concatenate([lin, np.flatnonzero(flat[n8:]) + n8])
+    return np.unravel_index(lin, a.shape)
 
 
 def bits(mask: int) -> list[int]:

@@ -15,17 +15,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from linkgraph.chains.search import chain_search
 from linkgraph.grid import Grid, as_grid
 from linkgraph.limits import Deadline, TimeLimitExceeded, check_count, check_seconds
 from linkgraph.nets.propagate import check_depth_level
 from linkgraph.nets.search import forcing_nets
+from linkgraph.samples import GNPX_FORCECHAIN
 from linkgraph.steps import Step
 from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
 from linkgraph.techniques.base import changes
 from linkgraph.techniques.base import length_bonus, makes_progress  # re-exported: part of the solver's API
 
 __all__ = ["SolveResult", "hint", "length_bonus", "makes_progress", "prepare", "rated_hint", "solve", "solve_with_nets",
-           "step_rating"]
+           "step_rating", "warm_up"]
 
 LadderSpec = str | Sequence[str] | Sequence[Technique] | None
 
@@ -307,3 +309,17 @@ def solve_with_nets(
         steps.append(step)
         grid = grid.apply(step)
     return grid, steps, grid.is_solved() and grid.contradiction() is None
+
+
+def warm_up() -> None:
+    """Load the compiled kernels of the chain and net searches (numba's cached machine code,
+    or its compilation on a first run) by searching a built-in position once.
+
+    The first search in a process pays for it (a few tenths of a second); a benchmark calls
+    this before timing, as `linkgraph.research.race.race` does.
+
+    >>> lg.solver.warm_up()
+    """
+    grid = prepare(Grid.parse(GNPX_FORCECHAIN))
+    chain_search(grid)
+    next(forcing_nets(grid), None)

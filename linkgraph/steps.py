@@ -111,6 +111,10 @@ DISPLAY: dict[str, Callable[[Step], str | None]] = {}
 def _fill_rounds(P: nx.DiGraph) -> None:
     """Give each node without a ``round`` its distance from the premises (acyclic proofs)."""
     nodes = P.nodes
+    if not P.number_of_edges():  # a pattern's conclusions, a single's placement: all premises
+        for _, d in nodes(data=True):
+            d.setdefault("round", 0)
+        return
     if all("round" in d for _, d in nodes(data=True)) or not nx.is_directed_acyclic_graph(P):
         return
     for n in nx.topological_sort(P):

@@ -13,6 +13,7 @@ Hypothesis draws random malformed strings and candidate grids; ``-m slow`` draws
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -363,7 +364,7 @@ def test_cli_no_solution_and_several_solutions(capsys):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 def test_cli_random_malformed_puzzles(capsys, text):
-    if text.startswith("-") or "\x00" in text or Path(text[:250]).exists():
+    if text.startswith("-") or "\x00" in text or os.path.exists(text):
         return  # an option, a NUL (no argv can hold it), or a real path
     try:
         lg.Grid.parse(text)

@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from linkgraph.bitops import unpack
 
 if TYPE_CHECKING:
     from linkgraph.graph.compiled import LiteralGraph
@@ -68,88 +67,38 @@ def bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst: 
     and the largest distance reached.
 
     Premises are bits of uint64 words: row ``k`` of the frontier holds, for
-    literal ``k``, which premises reached it at the last level. Each level
-    gathers the frontier rows of every edge's source and ORs them into the
-    edge's destination (edges sorted by destination, one ``reduceat``). Rows
-    are kept only for literals with an in-edge (plus one zero row for the
-    rest), and distances are kept bit-sliced (plane ``j`` holds bit ``j`` of
-    the level each bit was first reached at), unpacked once at the end.
+    literal ``k``, which premises reached it at the last level. Each level ORs
+    the frontier rows of every literal's in-edge sources (edges sorted by
+    destination) and keeps the bits not seen before; each new bit's distance is
+    written as it is found (`linkgraph.chains.kernel.levels`, compiled).
     """
     L = LG.number_of_literals
     P = len(premises)
-    W = max(1, (P + 63) // 64)
     dist = np.full((L, P), INF, dtype=np.int16)
     if not P:
         return dist, 0
-    pi = np.arange(P)
-    pbits = np.left_shift(np.uint64(1), (pi & 63).astype(np.uint64))
-    dist[premises, pi] = 0
+    premises = np.ascontiguousarray(premises, dtype=np.int64)
+    dist[premises, np.arange(P)] = 0
     if not len(pred_src):
         return dist, 0
+    pred_dst = np.asarray(pred_dst)
     first = np.ones(len(pred_dst), dtype=bool)
     np.not_equal(pred_dst[1:], pred_dst[:-1], out=first[1:])
     starts = np.flatnonzero(first)
-    dsts = pred_dst[starts]
-    D = len(dsts)
-    row = np.full(L, D, dtype=np.int64)  # compact row of each literal; D: the zero row
-    row[dsts] = np.arange(D)
-    front = np.zeros((L, W), dtype=np.uint64)  # level 0: the premises themselves
-    front[premises, pi >> 6] = pbits
-    red = np.bitwise_or.reduceat(front.take(pred_src, axis=0), starts, axis=0)  # (D, W)
-    seen = np.zeros((D, W), dtype=np.uint64)
-    pr = row[premises]
-    inner = pr < D
-    seen[pr[inner], (pi >> 6)[inner]] = pbits[inner]  # one premise per literal
-    src = row[pred_src]
-    buf = np.zeros((D + 1, W), dtype=np.uint64)
-    new = buf[:D]
-    unseen = ~seen
-    planes: list[np.ndarray] = []
-    level = 0
-    while True:
-        level += 1
-        np.bitwise_and(red, unseen, out=new)
-        if not new.any():
-            break
-        unseen ^= new
-        while level >> len(planes):
-            planes.append(np.zeros((D, W), dtype=np.uint64))
-        for j, plane in enumerate(planes):
-            if level >> j & 1:
-                plane |= new
-        red = np.bitwise_or.reduceat(buf.take(src, axis=0), starts, axis=0)
-    if len(planes) < 8:
-        # decode: unpack each plane to bytes (one per premise) weighted by its bit; INF where
-        # never reached
-        code = np.zeros((D, P), dtype=np.uint8)
-        for j, plane in enumerate(planes):
-            bits = unpack(plane, P).view(np.uint8)
-            if j:
-                np.multiply(bits, np.uint8(1 << j), out=bits)
-            code += bits
-        d = code.astype(np.int16)
-        unreached = unpack(unseen, P).view(np.uint8)
-        d += np.multiply(unreached, np.int16(INF), dtype=np.int16)
-        dist[dsts] = d
-        return dist, level - 1
-    # decode: each byte of a plane spreads to 8 int16 lanes (one per premise) by table
-    one, unreached = _LANES
-    d = unreached.take(unseen.view(np.uint8), axis=0)  # INF where never reached: (D, 8W, 2)
-    for j, plane in enumerate(planes):
-        bits = one.take(plane.view(np.uint8), axis=0)
-        if j:
-            bits <<= np.uint64(j)
-        d |= bits
-    dist[dsts] = d.view(np.int16).reshape(D, -1)[:, :P]
-    return dist, level - 1
+    dsts = np.ascontiguousarray(pred_dst[starts], dtype=np.int64)
+    ends = np.r_[starts, len(pred_dst)].astype(np.int64)
+    depth = _kernel().levels(L, premises, np.ascontiguousarray(pred_src, dtype=np.int64), ends, dsts, dist)
+    return dist, int(depth)
 
 
-def _lanes() -> tuple[np.ndarray, np.ndarray]:
-    lanes = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.uint16)  # byte -> its 8 bits
-    out = lanes.view(np.uint64), (lanes * np.uint16(INF)).view(np.uint64)
-    for x in out:
-        x.setflags(write=False)
-    return out
+_KERNEL = None
 
 
-_LANES = _lanes()  # (256, 2) uint64 each: a byte's bits as int16 lanes of 1, and of INF
+def _kernel():
+    """`linkgraph.chains.kernel`, imported on the first search (numba is slow to import)."""
+    global _KERNEL
+    if _KERNEL is None:
+        from linkgraph.chains import kernel
+
+        _KERNEL = kernel
+    return _KERNEL

@@ -5,8 +5,10 @@ Each line is ``<puzzle> <ER>/<EP>/<ED> <seconds>s`` as serate rates it (SE 1.2.1
 (``line``, ``puzzle``, ``er``, ``ep``, ``ed``, ``seconds``, ``solved``, ``steps``,
 ``hardest``, ``error``). Seconds are the process time of the worker that rated the
 puzzle. Files run on all cores (``--workers``) or on a Dask cluster (``--scheduler``);
-``--log F`` keeps a JSON Lines row per finished puzzle, and ``--resume`` reads those rows
-back instead of rating their puzzles again.
+``--log F`` keeps a JSON Lines row per finished puzzle (with the ``max_level`` it was rated
+at), and ``--resume`` reads those rows back instead of rating their puzzles again; a log of
+another input, of a changed input or of another ``--max-level`` is refused (exit 2), never
+mixed into the output.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from linkgraph.errors import OptionError, PuzzleFormatError
 from linkgraph.io import PuzzleLine, check_output, parse_line, read_puzzles
 from linkgraph.limits import check_seconds
 from linkgraph.research.batch import iter_batch
-from linkgraph.research.output import Progress, count_puzzles
+from linkgraph.research.output import Progress, count_puzzles, cut_torn_tail
 from linkgraph.research.runner import interrupt_on_sigterm
 
 __all__ = ["add_parser", "run"]
@@ -68,6 +70,42 @@ def _lines(args) -> tuple[list[PuzzleLine] | None, Path | None]:
     raise PuzzleFormatError(f"{args.input}: neither a file nor a puzzle")
 
 
+def _logged(args) -> dict[int, dict]:
+    """The rows of ``--log`` by line number, for ``--resume``; a torn last row is rated again.
+
+    A row rated with another ``--max-level`` is refused: its rating would not be this run's.
+    """
+    path = Path(args.log)
+    if not path.is_file():
+        return {}
+    data = path.read_bytes()
+    texts = data[: data.rfind(b"\n") + 1].decode("utf-8", errors="replace").splitlines()
+    # (a last line without its newline is the row being written when the last run stopped)
+    done: dict[int, dict] = {}
+    for number, text in enumerate(texts, 1):
+        try:
+            row = json.loads(text)
+            line = int(row["line"])
+            str(row["puzzle"])
+        except (ValueError, KeyError, TypeError):
+            raise OptionError(f"--resume: {args.log} line {number}: not a row of linkgraph rate") from None
+        level = row.get("max_level", args.max_level)
+        if level != args.max_level:
+            raise OptionError(f"--resume: {args.log} line {number}: rated with --max-level {level}, "
+                              f"this run asks for {args.max_level}")
+        done[line] = row
+    return done
+
+
+def _same_puzzle(row: dict, line: PuzzleLine) -> bool:
+    """Whether a logged row is of `line`'s puzzle (long puzzles are logged cut short)."""
+    logged = str(row.get("puzzle"))
+    if logged == line.puzzle:
+        return True
+    head, sep, tail = logged.partition("... (")
+    return bool(sep) and tail == f"{len(line.puzzle)} characters)" and line.puzzle.startswith(head)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         raise OptionError(f"--workers: expected a positive number, found {args.workers}")
@@ -79,21 +117,21 @@ def run(args: argparse.Namespace) -> int:
     if args.log:
         check_output(args.log, option="--log")  # before any work
     given, path = _lines(args)
-    done: dict[int, dict] = {}
-    if args.resume and Path(args.log).is_file():
-        for number, text in enumerate(Path(args.log).read_text(encoding="utf-8").splitlines(), 1):
-            try:
-                row = json.loads(text)
-                done[int(row["line"])] = row
-            except (ValueError, KeyError, TypeError):
-                if number < len(Path(args.log).read_text(encoding="utf-8").splitlines()):
-                    raise OptionError(f"--resume: {args.log} line {number}: not a row of linkgraph rate") from None
+    done = _logged(args) if args.resume else {}
     lines = given if given is not None else list(read_puzzles(path, limit=args.limit))
     if given is not None and args.limit:
         lines = lines[: args.limit]
+    for line in lines:
+        row = done.get(line.number)
+        if row is not None and not _same_puzzle(row, line):
+            raise OptionError(f"--resume: {args.log} holds line {line.number} of another puzzle "
+                              f"({row.get('puzzle')!s:.20}..., here {line.puzzle:.20}...): "
+                              "the log belongs to another input, or the input changed")
     todo = [ln for ln in lines if ln.number not in done]
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     progress = Progress(len(lines), sys.stderr) if show and len(lines) > 1 else None
+    if args.log and Path(args.log).is_file():
+        cut_torn_tail(Path(args.log))  # appended rows start on a line of their own
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     options = {"max_level": args.max_level}
     bad = 0
@@ -112,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
                     row = _row(next(it))
                     fresh[line.number] = row
                     if log is not None:
-                        log.write(json.dumps(row) + "\n")
+                        log.write(json.dumps({**row, "max_level": args.max_level}) + "\n")
                         log.flush()
                 if row.get("error"):
                     bad += 1

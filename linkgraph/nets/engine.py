@@ -5,7 +5,10 @@ b // 64): for each candidate one row of ``uint64`` words, one bit per branch, so
 over a set X is a handful of word-wise operations over all branches at once (64 per word). Row ``L`` (one past the
 last candidate) is a padding row that is never ON and always OFF, so ragged
 member lists pad to rectangles. Rules and contradictions are those of the
-`linkgraph.nets.propagate` docstring; this module only computes them.
+`linkgraph.nets.propagate` docstring; this module only computes them. One round over
+every set and candidate is compiled (`linkgraph.nets.kernel`, numba); the loop around the
+rounds is here: failures, compacting the branches still running into fewer words,
+nesting, and the words new in each round that the proofs read back.
 """
 
 from __future__ import annotations
@@ -47,47 +50,17 @@ class Tables:
 
     ``mem`` (sets, width): members of each set padded with ``L`` (the padding
     row, never ON, always OFF); ``cs`` (candidates, r): sets of each candidate
-    padded with ``S``. For the rounds the sets are sorted by member count,
-    largest first, and their members laid out column by column (``col_idx``;
-    column ``c`` holds the ``c``-th member of the first ``col_n[c]`` sets), so
-    counting "at least one / at least two" over every set is one gather and a
-    few word-wise operations per column; ``cs_t`` (r, L) gives each
-    candidate's sets as positions in that order (``S``: a padding set).
+    padded with ``S`` (a padding set). `groups` and `patterns` hold the depth-1 and
+    depth-2 rules as flat index arrays, `kernel_groups` and `kernel_patterns` the same
+    as the compiled round (`linkgraph.nets.kernel`) reads them.
     """
 
     def __init__(self, st):
-        L = self.L = st.size
-        S = self.S = len(st.sets)
+        self.L = st.size
+        self.S = len(st.sets)
         self._groups, self._patterns = st._groups, st._patterns  # not `st`: no reference cycle
         self.mem = st.mem_pad
         self.cs = st.cs_pad
-        wd = (self.mem < L).sum(axis=1)
-        order = np.argsort(-wd, kind="stable")
-        rank = np.empty(S + 1, dtype=np.int64)
-        rank[order] = np.arange(S)
-        rank[S] = S
-        ms = self.mem[order]
-        sw = wd[order]
-        self.col_n = [int((sw > c).sum()) for c in range(self.mem.shape[1])]
-        self.col_idx = np.concatenate([ms[:n, c] for c, n in enumerate(self.col_n)]) if S else np.zeros(0, np.int64)
-        self.cs_t = np.ascontiguousarray(rank[self.cs].T)
-
-    @cached_property
-    def _mem_flat(self):
-        m = self.mem
-        flat = m[m < self.L]
-        lens = (m < self.L).sum(axis=1)
-        return flat.astype(np.int64), np.r_[0, np.cumsum(lens)[:-1]].astype(np.int64)
-
-    @property
-    def mem_idx(self) -> np.ndarray:
-        """Members of every set, concatenated (for reduceat)."""
-        return self._mem_flat[0]
-
-    @property
-    def mem_start(self) -> np.ndarray:
-        """Start of each set's members in `mem_idx`."""
-        return self._mem_flat[1]
 
     @cached_property
     def groups(self):
@@ -95,16 +68,33 @@ class Tables:
         nonempty = [i for i, x in enumerate(gr["outA"]) if len(x)]
         always = np.array([not len(x) for x in gr["outA"]], dtype=bool)
         idx, start, _ = _segments([gr["outA"][i] for i in nonempty])
-        ps, ks = np.nonzero(gr["outB"] > 0.5)
+        ps, ks = gr["outB"]  # (pair, candidate) pairs, by pair then candidate
         return np.array(nonempty, dtype=np.int64), always, idx, start, _targets(ps, ks)
+
+    @cached_property
+    def kernel_groups(self) -> tuple:
+        """`groups` as `linkgraph.nets.kernel.derive` reads them: (always, nonempty, members,
+        starts with one past the end, source pairs, target candidates)."""
+        nonempty, always, idx, start, (src, dst, _, _) = self.groups
+        ends = np.r_[start, len(idx)].astype(np.int64)
+        return (np.ascontiguousarray(always, dtype=bool), nonempty, idx.astype(np.int64), ends,
+                src.astype(np.int64), dst.astype(np.int64))
+
+    @cached_property
+    def kernel_patterns(self) -> tuple:
+        """`patterns` as `linkgraph.nets.kernel.derive` reads them: (members, starts with one
+        past the end, columns per pattern, two-base flags, column owners, source columns,
+        target candidates)."""
+        idx, start, pcols, small, owner, (src, dst, _, _) = self.patterns
+        return (idx.astype(np.int64), np.r_[start, len(idx)].astype(np.int64), np.ascontiguousarray(pcols),
+                np.ascontiguousarray(small, dtype=bool), owner.astype(np.int64), src.astype(np.int64),
+                dst.astype(np.int64))
 
     @cached_property
     def patterns(self):
         pt = self._patterns
-        A, owner, T = pt["A"], pt["owner"], pt["T"]
-        K = A.shape[1]
+        (cc, kk), owner, T, K = pt["A"], pt["owner"], pt["T"], pt["K"]
         # members of each cover column, column by column (as _segments lays them out)
-        cc, kk = np.nonzero(A.T > 0.5)
         lens = np.bincount(cc, minlength=K)
         assert (lens > 0).all()
         idx = kk.astype(np.int64)
@@ -117,8 +107,40 @@ class Tables:
         first = np.r_[0, np.cumsum(counts)[:-1]] if P else np.zeros(0, np.int64)
         ow = owner[order]
         pcols[ow, np.arange(len(order)) - first[ow]] = order
-        cols, ks = np.nonzero(T > 0.5)
+        cols, ks = T
         return idx, start, pcols, pt["sizes"] < 2.5, owner, _targets(cols, ks)
+
+
+_KERNELS = None
+
+
+def kernels():
+    """The module `linkgraph.nets.kernel`, imported on the first propagation: numba takes a
+    fifth of a second and 60 MB to import, which commands that never search a net should
+    not pay."""
+    global _KERNELS
+    if _KERNELS is None:
+        from linkgraph.nets import kernel
+
+        _KERNELS = kernel
+    return _KERNELS
+
+
+_NO_INT = np.zeros(0, dtype=np.int64)
+_NO_BOOL = np.zeros(0, dtype=bool)
+_NO_COLS = np.zeros((0, 1), dtype=np.int64)
+
+
+def kernel_tables(tb: Tables, depth: int) -> tuple:
+    """The locking-pair and pattern arguments of `linkgraph.nets.kernel.derive` at `depth`
+    (empty arrays for the rules the depth leaves out)."""
+    g_args = (_NO_BOOL, _NO_INT, _NO_INT, np.zeros(1, dtype=np.int64), _NO_INT, _NO_INT)
+    if depth >= 1 and len(tb._groups["outA"]):
+        g_args = tb.kernel_groups
+    p_args = (_NO_INT, np.zeros(1, dtype=np.int64), _NO_COLS, _NO_BOOL, _NO_INT, _NO_INT, _NO_INT)
+    if depth >= 2 and tb._patterns["P"]:
+        p_args = tb.kernel_patterns
+    return g_args + p_args
 
 
 def _segments(lists):
@@ -128,12 +150,6 @@ def _segments(lists):
     flat = np.concatenate([np.asarray(x, dtype=np.int64) for x in lists]) if len(lists) else np.zeros(0, np.int64)
     starts = np.r_[0, np.cumsum(lens)[:-1]] if len(lists) else np.zeros(0, np.int64)
     return flat, starts.astype(np.int64), np.arange(len(lists))
-
-
-def _or_into(dest, values, tgt) -> None:
-    src, _, starts, uk = tgt
-    if len(src):
-        dest[uk] |= np.bitwise_or.reduceat(values[src], starts, axis=0)
 
 
 class Run:
@@ -182,31 +198,26 @@ class Run:
         return r[0], r[1]
 
     def _rows(self, b: int) -> np.ndarray:
-        """`round_of` for every literal of one branch, ON and OFF as a (2, L) array: one word
-        column of the stacks per packed level."""
-        r = np.where(np.stack([self.on0[b], self.off0[b]]), 0, -1)
+        """`round_of` for every literal of one branch, ON and OFF as a (2, L) array."""
+        return self.rows_many(np.array([b], dtype=np.int64))[0]
+
+    @cached_property
+    def _kernel_stack(self) -> np.ndarray:
+        """`_stack2`, or an empty (2, 0, L, W) stack before any round (what
+        `linkgraph.nets.kernel.first_rounds` reads)."""
         stack = self._stack2
-        if stack is not None:
-            hit = ((stack[:, :, :, b >> 6] >> np.uint64(b & 63)) & np.uint64(1)).astype(bool)  # (2, T, L)
-            r = np.where(hit.any(axis=1) & (r < 0), hit.argmax(axis=1) + 1, r)
-        if self.tail is not None:
-            pos = int(self.tail_pos[b])
-            if pos >= 0:
-                rt = self.tail._rows(pos)
-                r = np.where((r < 0) & (rt > 0), rt + self.t0, r)
-        return r
+        if stack is None:
+            L, W = self._start[0].shape
+            return np.zeros((2, 0, L, W), dtype=np.uint64)
+        return stack
 
     def rows_many(self, bs) -> np.ndarray:
-        """`_rows` of many branches at once, as an (n, 2, L) array."""
-        if len(bs) == 1:
-            return self._rows(int(bs[0]))[None]  # fewer steps for one branch
-        bs = np.asarray(bs, dtype=np.int64)
-        r = np.where(np.stack([self.on0[bs], self.off0[bs]], axis=1), 0, -1)
-        stack = self._stack2
-        if stack is not None and len(bs):
-            words = stack[:, :, :, bs >> 6]  # (2, T, L, n)
-            hit = ((words >> (bs & 63).astype(np.uint64)) & np.uint64(1)).astype(bool).transpose(3, 0, 1, 2)
-            r = np.where(hit.any(axis=2) & (r < 0), hit.argmax(axis=2) + 1, r)
+        """`_rows` of many branches at once, as an (n, 2, L) array: the first round each
+        literal is in the start or the words new in a round (`linkgraph.nets.kernel.first_rounds`),
+        then the compacted tail's rounds after ``t0`` for the literals still unset."""
+        bs = np.ascontiguousarray(bs, dtype=np.int64)
+        start_on, start_off = (np.ascontiguousarray(x, dtype=np.uint64) for x in self._start)
+        r = kernels().first_rounds(start_on, start_off, self._kernel_stack, bs)
         if self.tail is not None and len(bs):
             pos = self.tail_pos[bs]
             sel = np.flatnonzero(pos >= 0)
@@ -264,7 +275,7 @@ def _compact(st, ON, OFF, live, B, t, *, depth, level, track):
 
 def _select(words: np.ndarray, B: int, bs: np.ndarray, W: int) -> np.ndarray:
     """(L, W) words of the branches `bs` of `words` (bit i: branch ``bs[i]``)."""
-    return pack(unpack(words, B).take(bs, axis=1), words=W)  # rows stay contiguous: no transposed copy
+    return kernels().select_bits(np.ascontiguousarray(words, dtype=np.uint64), np.asarray(bs, dtype=np.int64), W)
 
 
 def _spread(cols: np.ndarray, ib: np.ndarray, W: int) -> np.ndarray:
@@ -326,34 +337,18 @@ def _advance(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: 
     failed = np.full(B, -1, dtype=np.int32)
     news_on: list = []
     news_off: list = []
-    col_idx, col_n, cs_t = tb.col_idx, tb.col_n, tb.cs_t
-    cols = []
-    o = col_n[0] if col_n else 0
-    for n in col_n[1:]:
-        cols.append((o, n))
-        o += n
     G = np.zeros((S + 1, 2 * W), dtype=np.uint64)  # per set: [any ON | at most one not OFF]; row S: padding
-    two = np.zeros((S, 2 * W), dtype=np.uint64)  # per set: >= 2 ON | >= 2 not OFF
-    take = np.take
-    reduce_or = np.bitwise_or.reduce
+    mem, cs = tb.mem, tb.cs
+    kargs = kernel_tables(tb, depth)
+    set_summary, derive = kernels().set_summary, kernels().derive
     live = alive.copy()
     zero = bytes(8 * W)  # word-row tests through bytes: much cheaper than .any() on W words
     check = W >= 2
     t = 0
     while L and live.tobytes() != zero:
         t += 1
-        X = take(Z, col_idx, axis=0)
-        one = X[:S]  # a fresh gather: counted in place
-        if cols:
-            o, n = cols[0]
-            np.bitwise_and(one[:n], X[o : o + n], out=two[:n])  # rows n: stay 0 (sets of one member)
-            one[:n] |= X[o : o + n]
-        for o, n in cols[1:]:
-            x = X[o : o + n]
-            two[:n] |= one[:n] & x
-            one[:n] |= x
         # contradictions: two ON in a set, a set all OFF, a candidate ON and OFF
-        bad = reduce_or(two[:, :W] | ~one[:, W:], axis=0) | reduce_or(ON & ~NOT, axis=0)
+        bad = set_summary(Z, mem, W, G)
         newly = bad & alive
         if newly.tobytes() != zero:
             failed[unpack(newly[None, :], B)[0]] = t - 1
@@ -369,44 +364,9 @@ def _advance(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: 
                 tail, pos, keep = _compact(st, ON, ~NOT, live, B, t, depth=depth, level=level, track=track)
                 failed[keep] = np.where(tail.failed >= 0, tail.failed + (t - 1), failed[keep])
                 return Run(B, ON, ~NOT, (on_words, off_words), news_on, news_off, failed, tail, pos, t - 1)
-        G[:S, :W] = one[:, :W]
-        np.invert(two[:, W:], out=G[:S, W:])
-        acc = reduce_or(take(G, cs_t, axis=0), axis=0)
-        free = NOT & live
-        if depth >= 1:
-            OFF = ~Z[:, W:]
-            acc_off = acc[:, :W] & ~ON
-            if len(st._groups["outA"]):
-                nonempty, always, idx, start, tgt = tb.groups
-                cond = np.zeros((len(always), W), dtype=np.uint64)
-                cond[always] = ~np.uint64(0)
-                if len(idx):
-                    cond[nonempty] = np.bitwise_and.reduceat(take(OFF, idx, axis=0), start, axis=0)
-                _or_into(acc_off, cond, tgt)
-            if depth >= 2 and st._patterns["P"]:
-                idx, start, pcols, small, owner, tgt = tb.patterns
-                touched = np.zeros((len(start) + 1, W), dtype=np.uint64)
-                touched[:-1] = np.bitwise_or.reduceat(take(Z[:, W:], idx, axis=0), start, axis=0)
-                c1 = np.zeros((pcols.shape[0], W), dtype=np.uint64)
-                c2, c3, c4 = np.zeros_like(c1), np.zeros_like(c1), np.zeros_like(c1)
-                for j in range(pcols.shape[1]):
-                    x = take(touched, pcols[:, j], axis=0)
-                    c4 |= c3 & x
-                    c3 |= c2 & x
-                    c2 |= c1 & x
-                    c1 |= x
-                ok = np.where(small[:, None], ~c3, ~c4)
-                colok = take(ok, owner, axis=0) & touched[:-1]
-                _or_into(acc_off, colok, tgt)
-            new_off = acc_off & free
-            new_on = acc[:, W:] & free & ~ON
-        else:
-            free &= ~ON
-            new_off = acc[:, :W] & free
-            new_on = acc[:, W:] & free
-        changed = reduce_or(new_off | new_on, axis=0)
-        ON |= new_on
-        NOT &= ~new_off
+        new_on = np.empty((L, W), dtype=np.uint64)
+        new_off = np.empty((L, W), dtype=np.uint64)
+        changed = derive(Z, G, cs, W, live, *kargs, new_on, new_off)
         stopped = live & ~changed
         if stopped.tobytes() != zero:
             if level >= 1:

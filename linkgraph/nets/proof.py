@@ -35,7 +35,7 @@ import networkx as nx
 import numpy as np
 
 from linkgraph.model import Group, Literal, Role, sort_key
-from linkgraph.nets.engine import advance
+from linkgraph.nets.engine import advance, kernels
 
 if TYPE_CHECKING:
     from linkgraph.nets.structure import Structure
@@ -48,53 +48,25 @@ _MAX_OPTIONS = 12
 def _weak_parents(st: Structure, ron: np.ndarray, roff: np.ndarray) -> np.ndarray:
     """`BranchProof._weak_parent` of many branches (rows of int16 `ron`, `roff`) as one
     array: per OFF literal of round > 0, the least (round, index) ON literal seeing it,
-    derived before it; -1 elsewhere."""
-    ron, roff = np.asarray(ron, dtype=np.int16), np.asarray(roff, dtype=np.int16)
-    n, L = roff.shape
-    out = np.full((n, L), -1, dtype=np.int64)
-    ii, kk = np.nonzero(roff > 0)
-    if len(ii):
-        M = st.sees_pad[kk]  # (pairs, d), ascending, padded with L
-        ron_ext = np.empty((n, L + 1), dtype=np.int16)
-        ron_ext[:, :L] = ron
-        ron_ext[:, L] = -1
-        R = ron_ext.take((ii * (L + 1))[:, None] + M)
-        # ON before the literal: 0 <= R < t (an unsigned -1 is past any round)
-        R = np.where(R.view(np.uint16) < roff[ii, kk].view(np.uint16)[:, None], R, np.int16(_NONE))
-        a = R.argmin(axis=1)  # the least round, and the least index among those (M ascends)
-        rows = np.arange(len(ii))
-        has = R[rows, a] < _NONE
-        out[ii[has], kk[has]] = M[rows, a][has]
-    return out
+    derived before it; -1 elsewhere (`linkgraph.nets.kernel.weak_parents`)."""
+    ron = np.ascontiguousarray(ron, dtype=np.int16).reshape(-1, st.size)
+    roff = np.ascontiguousarray(roff, dtype=np.int16).reshape(-1, st.size)
+    return kernels().weak_parents(ron, roff, st.sees_pad)
 
 
 def _strong_sets(st: Structure, ron: np.ndarray, roff: np.ndarray) -> np.ndarray:
     """`BranchProof._strong_set` of many branches (rows of int16 `ron`, `roff`) as one
     array: per ON literal of round > 0, the best set whose other members were OFF before it
-    (fewest members, then earliest last OFF, then lowest set); -1 elsewhere."""
-    ron, roff = np.asarray(ron, dtype=np.int16), np.asarray(roff, dtype=np.int16)
-    n, L = ron.shape
-    out = np.full((n, L), -1, dtype=np.int64)
-    ii, kk = np.nonzero(ron > 0)
-    if len(ii) and len(st.sets):
-        others, base, real = st.strong_tables
-        # the padding row reads as OFF at round 0: it never stops a set (and adds no last
-        # OFF but to sets with no other member, all alike)
-        roff_ext = np.empty((n, L + 1), dtype=np.int16)
-        roff_ext[:, :L] = roff
-        roff_ext[:, L] = 0
-        r = roff_ext.take((ii * (L + 1))[:, None, None] + others[kk])  # (pairs, r, w)
-        ok = (r.view(np.uint16) < ron[ii, kk].view(np.uint16)[:, None, None]).all(axis=2) & real[kk]
-        score = np.where(ok, base[kk] + (r.max(axis=2).astype(np.int64) + 1) * (1 << 20), _NO_SCORE)
-        best = score.argmin(axis=1)
-        rows = np.arange(len(ii))
-        found = ok[rows, best]
-        out[ii[found], kk[found]] = st.cs_pad[kk, best][found]
-    return out
+    (fewest members, then earliest last OFF, then lowest set); -1 elsewhere
+    (`linkgraph.nets.kernel.strong_sets`)."""
+    ron = np.ascontiguousarray(ron, dtype=np.int16).reshape(-1, st.size)
+    roff = np.ascontiguousarray(roff, dtype=np.int16).reshape(-1, st.size)
+    if not len(st.sets):
+        return np.full(ron.shape, -1, dtype=np.int64)
+    others, base, real = st.strong_tables
+    return kernels().strong_sets(ron, roff, others, base, real, st.cs_pad)
 
 
-_NONE = 32767  # no round (int16)
-_NO_SCORE = np.iinfo(np.int64).max
 
 
 class BranchProof:

@@ -51,6 +51,7 @@ from itertools import count
 
 import numpy as np
 
+from linkgraph.bitops import sparse_nonzero
 from linkgraph.errors import OptionError, check_choice
 from linkgraph.grid import Grid, as_grid, cached
 from linkgraph.model import Literal, sort_key
@@ -59,7 +60,7 @@ from linkgraph.nets.propagate import Propagation, SinglePremises, Structure, che
 from linkgraph.nets.steps import KIND_ORDER, KINDS, build_step, size_bound, size_exceeds  # the steps of the candidates found
 from linkgraph.steps import Step
 
-__all__ = ["forcing_nets", "net_search", "sudokuwiki"]
+__all__ = ["forcing_nets", "net_search", "structure", "sudokuwiki"]
 
 STARTS = ("on", "off", "both")
 SELECTS = ("shortest", "first", "sudokuwiki")
@@ -158,7 +159,7 @@ def net_search(
     check_choice("start", start, STARTS)
     kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
     check_choice("kinds", kinds, KINDS)
-    st = Structure(grid, depth=depth)
+    st = structure(grid, depth)
     if st.size == 0:
         return []
     ks, ons = _premises(st, start)
@@ -211,7 +212,7 @@ def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds, *, bo
             every = sp[gm[:, 0]]
             for c in range(1, gm.shape[1]):
                 every &= sp[gm[:, c]]
-            jj, yy = np.nonzero(every)
+            jj, yy = sparse_nonzero(every)
             if not len(jj):
                 continue
             lbs = np.zeros(len(jj), dtype=np.int64)
@@ -228,7 +229,7 @@ def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds, *, bo
         okpair = ok[on_rows] & ok[off_rows]
         both = np.stack([prop.on[on_rows] & prop.on[off_rows], prop.off[on_rows] & prop.off[off_rows]], axis=1)
         both &= okpair[:, None, None]
-        kk, ff, yy = np.nonzero(both)
+        kk, ff, yy = sparse_nonzero(both)
         if len(kk):
             lbs = np.zeros(len(kk), dtype=np.int64)
             for f, flag in ((0, True), (1, False)) if bounds else ():
@@ -298,13 +299,24 @@ def _propagate_chunked(st: Structure, ks, ons, depth: int, level: int, chunk: in
     return Propagation(st, SinglePremises(st, ks, ons), _Chunks(runs, sizes), depth, level), True
 
 
+def structure(grid: Grid, depth: int) -> Structure:
+    """The `Structure` of `grid` at `depth`, kept per grid (`linkgraph.grid.cached`): the net
+    rungs of one depth (contradiction, double, verity; nested at that depth) read the same one.
+
+    >>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> lg.nets.search.structure(grid, 1) is lg.nets.search.structure(grid, 1)
+    True
+    """
+    return cached(("net-structure", depth), grid, lambda g: Structure(g, depth=depth))
+
+
 class _Search:
     """One propagation of every premise of a grid (no nesting, no chunks) and the branch
     proofs explained so far: the contradiction, verity and double rungs look at the same
     grid in turn and share it (`linkgraph.grid.cached`)."""
 
     def __init__(self, grid: Grid, depth: int, start: str):
-        self.st = st = Structure(grid, depth=depth)
+        self.st = st = structure(grid, depth)
         self.ks, self.ons = _premises(st, start)
         self.prop = propagate_singles(st, self.ks, self.ons, depth=depth) if st.size else None
         self.cache: dict = {}
@@ -317,7 +329,7 @@ def _forcing_nets(grid: Grid, depth: int, level: int, start: str, select: str, k
         if st.size == 0:
             return
     else:
-        st = Structure(grid, depth=depth)
+        st = structure(grid, depth)
         if st.size == 0:
             return
         ks, ons = _premises(st, start)

@@ -233,7 +233,7 @@ class Structure:
     @cached_property
     def _by_target(self) -> dict[int, list[int]]:
         pt = self._patterns
-        cols, ks = np.nonzero(pt["T"] > 0.5)
+        cols, ks = pt["T"]
         by: dict[int, list[int]] = {}
         for c, kk in zip(cols.tolist(), ks.tolist()):
             p = int(pt["owner"][c])
@@ -266,47 +266,70 @@ class Structure:
     def groups_targeting(self) -> list[list[int]]:
         """Per candidate, the depth-1 pairs (A, B) whose B outside A holds it, ascending."""
         by: list[list[int]] = [[] for _ in range(self.size)]
-        ks, ps = np.nonzero(self._groups["outB"].T > 0.5)  # by candidate, then pair
-        for k, p in zip(ks.tolist(), ps.tolist()):
+        ps, ks = self._groups["outB"]  # by pair, then candidate: each candidate's pairs ascend
+        for p, k in zip(ps.tolist(), ks.tolist()):
             by[k].append(p)
         return by
 
     @cached_property
     def group_outside(self) -> list[list[int]]:
         """Per depth-1 pair (A, B), the members of A outside B (Python lists)."""
-        return [x.tolist() for x in self._groups["outA"]]
+        return self._groups["outA"]
 
     # ---- depth 1: locked candidates ----------------------------------------
     def _build_groups(self):
-        """Pairs (A, B) of same-digit sets sharing >= 2 live members: (outA, outB, inter)."""
-        house = [j for j in range(len(self.sets)) if not self.geometry.is_cell_set(self.sets[j])]
-        digit = {j: int(self.sets[j] - self.geometry.number_of_cells) % self.geometry.size for j in house}
+        """Pairs (A, B) of same-digit sets sharing >= 2 live members, B with a member outside A,
+        by digit (in the order the digits' first sets come), then A, then B: ``pairs``, and per
+        pair ``inter`` (A & B), ``outA`` (A - B) as lists of local candidates ascending, ``outB`` (B - A)
+        as sorted (pair, candidate) arrays.
+
+        Only sets of two houses that share 2 or more cells (`Geometry.intersections`) can share
+        2 members; their members are Python int masks, so each such pair is a few bit operations.
+        """
+        g = self.geometry
+        n, ncells = g.size, g.number_of_cells
+        glob_to_local = self.set_local
+        members = self.members_list
+        masks: dict[int, int] = {}  # local house set -> its members as a bit mask
         by_digit: dict[int, list[int]] = {}
-        for j in house:
-            by_digit.setdefault(digit[j], []).append(j)
-        Mb = self.Mb
-        Mi = Mb.astype(np.int32)
+        for j, glob in enumerate(self.sets.tolist()):
+            if glob >= ncells:
+                m = 0
+                for k in members[j]:
+                    m |= 1 << k
+                masks[j] = m
+                by_digit.setdefault((glob - ncells) % n, []).append(j)
+        partners: dict[int, list[int]] = {}  # house -> the houses sharing 2+ cells with it
+        for (h1, h2), _ in g.intersections:
+            partners.setdefault(h1, []).append(h2)
+            partners.setdefault(h2, []).append(h1)
         ra: list[int] = []
         rb: list[int] = []
-        for js in by_digit.values():
-            # pairs (a, b), a != b, in the order a then b: |A & B| >= 2 and B has a member outside A
-            sub = Mi[:, js]
-            inter = sub.T @ sub
-            cond = (inter >= 2) & (sub.sum(axis=0)[None, :] > inter)
-            np.fill_diagonal(cond, False)
-            ia, ib = np.nonzero(cond)
-            ra += [js[i] for i in ia.tolist()]
-            rb += [js[i] for i in ib.tolist()]
-        A, B = Mb[:, ra].T, Mb[:, rb].T  # (pairs, candidates)
-        outA = (A & ~B).astype(np.float32)
-        outB = (B & ~A).astype(np.float32)
-        inter = A & B
+        inter: list[list[int]] = []
+        out_a: list[list[int]] = []
+        pb: list[int] = []
+        kb: list[int] = []
+        for d, js in by_digit.items():
+            for a in js:
+                ma = masks[a]
+                h = (int(self.sets[a]) - ncells) // n
+                bs = sorted(b for b in (glob_to_local.get(ncells + h2 * n + d) for h2 in partners.get(h, ()))
+                            if b is not None)
+                for b in bs:
+                    mb = masks[b]
+                    both = ma & mb
+                    if both & (both - 1) and mb & ~ma:  # 2+ shared members, and B has one outside A
+                        kb += (ks := bits(mb & ~ma))
+                        pb += [len(ra)] * len(ks)
+                        ra.append(a)
+                        rb.append(b)
+                        inter.append(bits(both))
+                        out_a.append(bits(ma & ~mb))
         return {
             "pairs": list(zip(ra, rb)),
-            "outA_t": np.ascontiguousarray(outA.T),
-            "outB": outB,
-            "inter": _row_lists(inter),
-            "outA": _row_lists(A & ~B),
+            "outB": (np.array(pb, dtype=np.int64), np.array(kb, dtype=np.int64)),
+            "inter": inter,
+            "outA": out_a,
         }
 
     # ---- depth 2: subsets and fish ----------------------------------------
@@ -412,11 +435,15 @@ class Structure:
                 t_cols += [col] * len(out)
                 col += 1
         K = len(col_owner)
-        A = np.zeros((L, K), dtype=np.float32)
-        A[a_rows, a_cols] = 1.0
         owner = np.array(col_owner, dtype=np.int32)
-        # elimination targets per (pattern, cover column): cover members outside every base
-        T = np.zeros((K, L), dtype=np.float32)
-        T[t_cols, t_ks] = 1.0
+        # A: (cover column, base member) pairs by column, then member (each member is in one
+        # base of a pattern and has one cover); T: (cover column, cover member outside every
+        # base) pairs, made in that order. Sparse: a dense (L, K) matrix cost more to fill and
+        # to scan than the whole enumeration above.
+        a_cols_arr = np.array(a_cols, dtype=np.int64)
+        a_rows_arr = np.array(a_rows, dtype=np.int64)
+        order = np.lexsort((a_rows_arr, a_cols_arr))
+        A = (a_cols_arr[order], a_rows_arr[order])
+        T = (np.array(t_cols, dtype=np.int64), np.array(t_ks, dtype=np.int64))
         sizes = np.array([len(combo) for _, combo, _ in pats], dtype=np.float32)
-        return {"pats": pats, "A": A, "owner": owner, "T": T, "sizes": sizes, "P": P}
+        return {"pats": pats, "A": A, "owner": owner, "T": T, "sizes": sizes, "P": P, "K": K}

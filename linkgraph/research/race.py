@@ -29,7 +29,7 @@ from linkgraph.errors import InvalidPuzzleError, OptionError, PuzzleFormatError
 from linkgraph.grid import Grid
 from linkgraph.io import read_puzzles
 from linkgraph.oracle import solve_unique
-from linkgraph.solver import solve
+from linkgraph.solver import solve, warm_up
 
 __all__ = ["RIVALS", "Race", "Rival", "evenly_spaced", "race", "read_sample", "rival"]
 
@@ -186,7 +186,8 @@ def race(
         raise OptionError(f"--repeat: expected a positive number, found {repeat}")
     grids = [Grid.parse(p) for p in puzzles]
     answers = ["".join(map(str, solve_unique(g))) for g in grids]
-    if grids:  # warm-up, untimed: first calls pay for imports, caches and (larsdoku) compilation
+    if grids:  # warm-up, untimed: first calls pay for imports, caches and compilation (both solvers)
+        warm_up()
         solve(grids[0], ladder=ladder)
         try:
             against.solve(puzzles[0])

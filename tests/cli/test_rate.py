@@ -56,3 +56,42 @@ def test_log_and_resume(tmp_path, capsys):
     both = capsys.readouterr().out.splitlines()
     assert both[0] == first.strip() and both[1].startswith(DIABOLICAL)
     assert len(log.read_text().splitlines()) == 2
+
+
+def test_resume_refuses_a_log_of_another_input_or_level(tmp_path, capsys):
+    # issue 19's faults 2 and 5 for rate: a log written for file A, resumed with file B
+    # (or with A after it changed), must not lend A's ratings to B's lines
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text(f"{EASY}\n")
+    b.write_text(f"{DIABOLICAL}\n")
+    log = tmp_path / "log.jsonl"
+    assert main(["rate", str(a), "--workers", "1", "--log", str(log)]) == 0
+    capsys.readouterr()
+    before = log.read_bytes()
+    assert main(["rate", str(b), "--workers", "1", "--log", str(log), "--resume"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "another puzzle" in err and len(err.strip().splitlines()) == 1
+    assert log.read_bytes() == before
+    # the same input rated at another nesting level: refused too
+    assert main(["rate", str(a), "--workers", "1", "--log", str(log), "--resume", "--max-level", "2"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--max-level 5" in err and log.read_bytes() == before
+
+
+def test_resume_rates_a_torn_last_row_again(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{EASY}\n{EASY}\n")
+    log = tmp_path / "log.jsonl"
+    assert main(["rate", str(path), "--workers", "1", "--log", str(log), "--limit", "1"]) == 0
+    capsys.readouterr()
+    with log.open("a") as fh:
+        fh.write('{"line": 2, "puzz')  # the run was killed while writing line 2's row
+    assert main(["rate", str(path), "--workers", "1", "--log", str(log), "--resume"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 2 and all(r.startswith(EASY) for r in rows)
+    logged = [json.loads(t) for t in log.read_text().splitlines()]  # the torn row cut, line 2's appended
+    assert [r["line"] for r in logged] == [1, 2] and logged[1]["max_level"] == 5
+    # a torn row in the middle is not a log of this command
+    log.write_text('{"line": 1, "puzz\n' + log.read_text().splitlines()[-1] + "\n")
+    assert main(["rate", str(path), "--workers", "1", "--log", str(log), "--resume"]) == 2
+    assert "line 1: not a row of linkgraph rate" in capsys.readouterr().err

@@ -1,0 +1,266 @@
+"""The compiled round of the bit engine (`linkgraph.nets.engine`): numba loops over packed words.
+
+One round of a propagation reads every set X and every candidate once. In numpy that is
+some thirty calls per round on small arrays, whose fixed cost is most of a search after
+the basic ladder (about 150 live candidates, a few hundred branches: a handful of 64-bit
+words per row). Here the round is two compiled loops over the same packed layout:
+
+- `set_summary`: per set, whether one / two of its members are ON and whether one / two
+  are not OFF, written as the engine's per-set rows ``G`` (``[any ON | at most one not
+  OFF]``), and the branches that fail (two ON in a set, a set all OFF, a candidate ON and
+  OFF);
+- `derive`: per candidate, OFF when one of its sets has another member ON (and, with
+  ``depth >= 1``, when a locking pair or, ``depth >= 2``, a subset or fish pattern rules
+  it out), ON when one of its sets has no other member left; only for live branches and
+  literals still open. It writes the round's new ON and OFF words, applies them to the
+  state and returns which branches changed.
+
+The rules are those of `linkgraph.nets.propagate`; the engine keeps the loop around the
+rounds (failures, compaction, nesting, the words new in each round). The numpy round
+these loops replace is kept in tests/nets/test_kernel.py as their oracle: both give the
+same words on random states of real structures at every depth.
+
+numba compiles these functions on first use and caches the machine code beside this
+file (``cache=True``), so a process after the first loads them in a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["derive", "first_rounds", "select_bits", "set_summary", "strong_sets", "weak_parents"]
+
+
+@njit(cache=True, nogil=True)
+def set_summary(Z, mem, W, G):  # pragma: no cover (compiled; tests/nets/test_kernel.py checks it)
+    """Fill `G` (sets + 1, 2W) from the state `Z` (candidates + 1, 2W) ``[ON | not OFF]`` and
+    the members `mem` (sets, width) padded with the padding row; return the failing branches'
+    words (W,)."""
+    S, width = mem.shape
+    L = Z.shape[0] - 1
+    W2 = 2 * W
+    bad = np.zeros(W, dtype=np.uint64)
+    one = np.zeros(W2, dtype=np.uint64)
+    two = np.zeros(W2, dtype=np.uint64)
+    for s in range(S):
+        one[:] = 0
+        two[:] = 0
+        for c in range(width):
+            m = mem[s, c]
+            if m >= L:
+                break
+            for w in range(W2):
+                x = Z[m, w]
+                two[w] |= one[w] & x
+                one[w] |= x
+        for w in range(W):
+            G[s, w] = one[w]
+            G[s, W + w] = ~two[W + w]
+            bad[w] |= two[w] | ~one[W + w]
+    for w in range(W2):
+        G[S, w] = 0
+    for k in range(L):
+        for w in range(W):
+            bad[w] |= Z[k, w] & ~Z[k, W + w]
+    return bad
+
+
+@njit(cache=True, nogil=True)
+def derive(Z, G, cs, W, live, g_cond0, g_nonempty, g_idx, g_start, g_src, g_dst,
+           p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst, new_on, new_off):  # pragma: no cover
+    """One round's new literals of the live branches into `new_on`, `new_off` (candidates, W),
+    applied to `Z`; returns the words of the branches that changed.
+
+    `cs` (candidates, r): each candidate's sets (padding: the row of `G` that is all 0).
+    Locking pairs (depth >= 1; none: empty arrays): `g_cond0` (pairs,) True for a pair whose
+    A lies inside B (it always locks), `g_nonempty` the others with their members of A
+    outside B in `g_idx` from `g_start`; (`g_src`, `g_dst`) the (pair, candidate of B outside
+    A) pairs. Patterns (depth 2): the cover columns' base members `p_idx` from `p_start`,
+    each pattern's columns `p_cols` (padded with the column count), `p_small` (two bases),
+    each column's pattern `p_owner`, (`p_src`, `p_dst`) the (column, target) pairs.
+    """
+    L = Z.shape[0] - 1
+    r = cs.shape[1]
+    acc_off = np.zeros((L, W), dtype=np.uint64)
+    one_left = np.zeros((L, W), dtype=np.uint64)
+    for k in range(L):
+        for w in range(W):
+            a_on = np.uint64(0)
+            a_one = np.uint64(0)
+            for j in range(r):
+                s = cs[k, j]
+                a_on |= G[s, w]
+                a_one |= G[s, W + w]
+            acc_off[k, w] = a_on & ~Z[k, w]
+            one_left[k, w] = a_one
+    P = len(g_cond0)
+    if P:
+        cond = np.zeros(W, dtype=np.uint64)
+        conds = np.zeros((P, W), dtype=np.uint64)
+        for p in range(P):
+            if g_cond0[p]:
+                for w in range(W):
+                    conds[p, w] = ~np.uint64(0)
+        for i in range(len(g_nonempty)):
+            for w in range(W):
+                cond[w] = ~np.uint64(0)
+            for q in range(g_start[i], g_start[i + 1]):
+                m = g_idx[q]
+                for w in range(W):
+                    cond[w] &= ~Z[m, W + w]  # the member is OFF
+            for w in range(W):
+                conds[g_nonempty[i], w] = cond[w]
+        for q in range(len(g_src)):
+            p = g_src[q]
+            k = g_dst[q]
+            for w in range(W):
+                acc_off[k, w] |= conds[p, w]
+    K = len(p_owner)
+    if K:
+        touched = np.zeros((K + 1, W), dtype=np.uint64)
+        for col in range(K):
+            for q in range(p_start[col], p_start[col + 1]):
+                m = p_idx[q]
+                for w in range(W):
+                    touched[col, w] |= Z[m, W + w]  # a base member not OFF in this cover
+        npat, ncols = p_cols.shape
+        ok = np.zeros((npat, W), dtype=np.uint64)
+        for p in range(npat):
+            for w in range(W):
+                c1 = np.uint64(0)
+                c2 = np.uint64(0)
+                c3 = np.uint64(0)
+                c4 = np.uint64(0)
+                for j in range(ncols):
+                    x = touched[p_cols[p, j], w]
+                    c4 |= c3 & x
+                    c3 |= c2 & x
+                    c2 |= c1 & x
+                    c1 |= x
+                ok[p, w] = ~c3 if p_small[p] else ~c4
+        for q in range(len(p_src)):
+            col = p_src[q]
+            k = p_dst[q]
+            p = p_owner[col]
+            for w in range(W):
+                acc_off[k, w] |= ok[p, w] & touched[col, w]
+    changed = np.zeros(W, dtype=np.uint64)
+    for k in range(L):
+        for w in range(W):
+            free = Z[k, W + w] & live[w]
+            off = acc_off[k, w] & free
+            on = one_left[k, w] & free & ~Z[k, w]
+            new_off[k, w] = off
+            new_on[k, w] = on
+            changed[w] |= off | on
+            Z[k, w] |= on
+            Z[k, W + w] &= ~off
+    return changed
+
+
+# ---- reading a run back (linkgraph.nets.engine.Run, linkgraph.nets.proof) ---------------
+
+@njit(cache=True, nogil=True)
+def first_rounds(start_on, start_off, stack, bs):  # pragma: no cover
+    """(len(bs), 2, candidates) int64: the round each literal of branch ``bs[i]`` was derived
+    in, ON then OFF: 0 for the start (`start_on`, `start_off`: (candidates, W) words), t for
+    the first of the words new in round t (`stack`: (2, T, candidates, W)), -1 for never."""
+    L = start_on.shape[0]
+    T = stack.shape[1]
+    out = np.full((len(bs), 2, L), -1, dtype=np.int64)
+    for i in range(len(bs)):
+        b = bs[i]
+        w = b >> 6
+        bit = np.uint64(b & 63)
+        one = np.uint64(1)
+        for k in range(L):
+            if (start_on[k, w] >> bit) & one:
+                out[i, 0, k] = 0
+            if (start_off[k, w] >> bit) & one:
+                out[i, 1, k] = 0
+        for f in range(2):
+            for t in range(T):
+                for k in range(L):
+                    if out[i, f, k] < 0 and (stack[f, t, k, w] >> bit) & one:
+                        out[i, f, k] = t + 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def weak_parents(ron, roff, sees):  # pragma: no cover
+    """Per branch (rows of int16 `ron`, `roff`) and OFF literal of round > 0, the least
+    (round, index) ON literal among those it sees (`sees`: (candidates, d) ascending, padded
+    with the candidate count) derived before it; -1 elsewhere."""
+    n, L = roff.shape
+    d = sees.shape[1]
+    out = np.full((n, L), -1, dtype=np.int64)
+    for i in range(n):
+        for k in range(L):
+            t = roff[i, k]
+            if t <= 0:
+                continue
+            best_r = 32767
+            for j in range(d):
+                m = sees[k, j]
+                if m >= L:
+                    break
+                r = ron[i, m]
+                if 0 <= r < t and r < best_r:
+                    best_r = r
+                    out[i, k] = m
+    return out
+
+
+@njit(cache=True, nogil=True)
+def strong_sets(ron, roff, others, base, real, sets):  # pragma: no cover
+    """Per branch (rows of int16 `ron`, `roff`) and ON literal of round > 0, the set among its
+    own (`sets`: (candidates, r)) whose other members (`others`: (candidates, r, w), padded
+    with the candidate count) were all OFF before it: the least ``base + (last OFF + 1) <<
+    20`` (`base`: fewest members, then lowest set); -1 when none (`real`: not a padding set)."""
+    n, L = ron.shape
+    r_, w_ = others.shape[1], others.shape[2]
+    out = np.full((n, L), -1, dtype=np.int64)
+    for i in range(n):
+        for k in range(L):
+            t = ron[i, k]
+            if t <= 0:
+                continue
+            best = np.int64(0x7FFFFFFFFFFFFFFF)
+            for s in range(r_):
+                if not real[k, s]:
+                    continue
+                last = 0
+                ok = True
+                for q in range(w_):
+                    m = others[k, s, q]
+                    v = roff[i, m] if m < L else 0
+                    if not 0 <= v < t:
+                        ok = False
+                        break
+                    if v > last:
+                        last = v
+                if ok:
+                    score = base[k, s] + (np.int64(last) + 1) * (1 << 20)
+                    if score < best:
+                        best = score
+                        out[i, k] = sets[k, s]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def select_bits(words, bs, W):  # pragma: no cover
+    """(rows, W) words whose bit i is bit ``bs[i]`` of the same row of `words` (rows, any):
+    the branches `bs` of a packed state, packed again from bit 0."""
+    R = words.shape[0]
+    out = np.zeros((R, W), dtype=np.uint64)
+    one = np.uint64(1)
+    for i in range(len(bs)):
+        b = bs[i]
+        w = b >> 6
+        bit = np.uint64(b & 63)
+        dw = i >> 6
+        dbit = np.uint64(i & 63)
+        for k in range(R):
+            out[k, dw] |= ((words[k, w] >> bit) & one) << dbit
+    return out

@@ -1,0 +1,106 @@
+"""The net Structure's depth-1 tables against the plain matrix construction they replaced.
+
+`Structure._build_groups` finds the locking pairs (A, B) from the geometry's house
+intersections and Python bit masks; the oracle below is the earlier form, an incidence
+matrix product per digit over every pair of house sets (STYLE.md §11: the faster version
+keeps the simple one as its test oracle). Both must give the same pairs in the same order
+with the same member lists, on the positions of every geometry, at the start and after
+the basic ladder, and on random sound narrowings of them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import linkgraph as lg
+from linkgraph.io import corpus_path, read_puzzles
+from linkgraph.nets.search import structure
+from linkgraph.nets.structure import Structure
+from linkgraph.oracle import solve_unique
+from tests.test_solver import VARIANTS
+
+
+def _row_lists(m: np.ndarray) -> list[list[int]]:
+    return [np.flatnonzero(row).tolist() for row in m]
+
+
+def _groups_by_matrices(st: Structure) -> dict:
+    """Pairs (A, B) of same-digit house sets with |A & B| >= 2 and B - A not empty, by digit
+    (in order of the digits' first sets), then by A's and B's place among that digit's sets."""
+    g = st.geometry
+    house = [j for j in range(len(st.sets)) if not g.is_cell_set(st.sets[j])]
+    by_digit: dict[int, list[int]] = {}
+    for j in house:
+        by_digit.setdefault(int(st.sets[j] - g.number_of_cells) % g.size, []).append(j)
+    Mb = st.Mb
+    Mi = Mb.astype(np.int32)
+    ra: list[int] = []
+    rb: list[int] = []
+    for js in by_digit.values():
+        sub = Mi[:, js]
+        inter = sub.T @ sub
+        cond = (inter >= 2) & (sub.sum(axis=0)[None, :] > inter)
+        np.fill_diagonal(cond, False)
+        ia, ib = np.nonzero(cond)
+        ra += [js[i] for i in ia.tolist()]
+        rb += [js[i] for i in ib.tolist()]
+    A, B = Mb[:, ra].T, Mb[:, rb].T
+    return {"pairs": list(zip(ra, rb)), "outB": np.nonzero(B & ~A), "inter": _row_lists(A & B),
+            "outA": _row_lists(A & ~B)}
+
+
+def _positions():
+    rng = random.Random(20)
+    cases = [(lg.geometry.classic(), p.puzzle) for p in read_puzzles(corpus_path("top1465"), limit=300)][::60]
+    cases += [v for v in VARIANTS if v[0].size <= 9]
+    for g, puzzle in cases:
+        grid = lg.Grid.parse(puzzle, geometry=g)
+        solution = solve_unique(grid)
+        n = g.size
+        for pos in (grid, lg.prepare(grid)):
+            yield pos
+            ks = [int(k) for k in np.flatnonzero(pos.live) if solution[k // n] != k % n + 1]
+            live = pos.live.copy()
+            live[rng.sample(ks, len(ks) // 3)] = False
+            yield lg.Grid(g, live, pos.givens, pos.placed)
+
+
+@pytest.mark.parametrize("grid", list(_positions()), ids=lambda grid: grid.geometry.name)
+def test_groups_are_those_of_the_matrix_construction(grid):
+    st = Structure(grid, depth=1)
+    got, want = st._groups, _groups_by_matrices(st)
+    assert got["pairs"] == want["pairs"]
+    assert got["inter"] == want["inter"] and got["outA"] == want["outA"]
+    assert [a.tolist() for a in got["outB"]] == [a.tolist() for a in want["outB"]]
+    assert len(got["pairs"]) > 0 or grid.is_solved()
+
+
+def test_a_group_pair_by_hand():
+    """Digit 1 only in r1c1, r1c2, r2c1, r1c5, r5c5 and r9c9: row 1 and box 1 share r1c1 and
+    r1c2, and each has a place outside the other (r1c5, r2c1), so both orders are pairs; the
+    pair (row 1, box 1) locks r2c1 through row 1's outside member r1c5."""
+    grid = lg.Grid.empty()
+    g = grid.geometry
+    live = grid.live.copy()
+    ones = [g.index(lg.Candidate.parse(f"r{r}c{c}#1")) for r in range(1, 10) for c in range(1, 10)]
+    for k in ones:
+        live[k] = False
+    for name in ("r1c1#1", "r1c2#1", "r2c1#1", "r1c5#1", "r5c5#1", "r9c9#1"):
+        live[g.index(lg.Candidate.parse(name))] = True
+    st = Structure(lg.Grid(g, live), depth=1)
+    text = {(st.set_text(a), st.set_text(b)) for a, b in st._groups["pairs"]}
+    assert ("r1#1", "b1#1") in text and ("b1#1", "r1#1") in text
+    p = st._groups["pairs"].index(next(x for x in st._groups["pairs"]
+                                        if (st.set_text(x[0]), st.set_text(x[1])) == ("r1#1", "b1#1")))
+    assert [str(st.candidate(k)) for k in st._groups["inter"][p]] == ["r1c1#1", "r1c2#1"]
+    assert [str(st.candidate(k)) for k in st._groups["outA"][p]] == ["r1c5#1"]
+
+
+def test_the_net_rungs_of_one_depth_share_a_structure():
+    grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    assert structure(grid, 1) is structure(grid, 1)
+    assert structure(grid, 1) is not structure(grid, 2)
+    assert structure(grid, 2).depth == 2 and structure(grid, 2)._patterns is not None
