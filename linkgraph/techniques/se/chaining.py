@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, REGION_CELLS, Board, bits, popcount
+from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, PEER_CAUSES, REGION_CELLS, Board, bits, popcount
 from linkgraph.techniques.se.hints import Hint, length_bonus
 from linkgraph.techniques.se.rules import fish, hidden_sets, lockings, naked_sets
 
@@ -354,11 +354,13 @@ class Chaining:
         out = []
         cell, value = p.cell, p.value
         cands = board.cands
+        keys = ()
         if y:
             m = cands[cell]
-            if popcount(m) == 2:
-                ds = bits(m)
-                other = ds[0] if ds[0] != value else ds[1]
+            rest = m & (m - 1)
+            if rest and not rest & (rest - 1):  # two digits left
+                # the other digit (the lower one if `value` has gone already)
+                other = ((m ^ (1 << value)) if m >> value & 1 else m & -m).bit_length() - 1
                 q = Potential(cell, other, True, [p], CELL)
                 if source is not None:
                     for v in bits(source[cell] & ~m):
@@ -367,17 +369,21 @@ class Chaining:
                             raise RuntimeError("Parent not found")
                         q.parents.append(parent)
                 out.append(q)
+                keys = (q.key,)
         if x:
             count = board.count
             bit = 1 << value
-            for t, r in enumerate(CELL_REGIONS[cell]):
+            t = 0
+            for r in CELL_REGIONS[cell]:
+                t += 1
                 if count[r * 10 + value] == 2:
-                    pos = [c for c in REGION_CELLS[r] if cands[c] & bit]
-                    other = pos[0] if pos[0] != cell else pos[1]
+                    for other in REGION_CELLS[r]:
+                        if other != cell and cands[other] & bit:
+                            break
                     key = (other * 10 + value) * 2 + 1
-                    if any(q.key == key for q in out):
+                    if key in keys:
                         continue
-                    q = Potential(other, value, True, [p], t + 1)
+                    q = Potential(other, value, True, [p], t)
                     if source is not None:
                         for c in REGION_CELLS[r]:
                             if source[c] & bit and not cands[c] & bit:
@@ -386,6 +392,7 @@ class Chaining:
                                     raise RuntimeError("Parent not found")
                                 q.parents.append(parent)
                     out.append(q)
+                    keys += (key,)
         return out
 
     # ---- static cycles and forcing chains ---------------------------------------
@@ -591,18 +598,15 @@ class Chaining:
                                     to_off[k] = q
                                     pending_off.append(q)
                     bit = 1 << value
-                    regions = CELL_REGIONS[cell]
-                    block = regions[0]
-                    for t in range(3):
-                        for c in REGION_CELLS[regions[t]]:
-                            if c != cell and cands[c] & bit and (t == 0 or CELL_REGIONS[c][0] != block):
-                                k = (c * 10 + value) * 2
-                                if k + 1 in to_on:
-                                    return to_on[k + 1], Potential(c, value, False, [p], t + 1)
-                                if k not in to_off:
-                                    q = Potential(c, value, False, [p], t + 1)
-                                    to_off[k] = q
-                                    pending_off.append(q)
+                    for c, cause in PEER_CAUSES[cell]:
+                        if cands[c] & bit:
+                            k = (c * 10 + value) * 2
+                            if k + 1 in to_on:
+                                return to_on[k + 1], Potential(c, value, False, [p], cause)
+                            if k not in to_off:
+                                q = Potential(c, value, False, [p], cause)
+                                to_off[k] = q
+                                pending_off.append(q)
                 else:
                     p = pending_off.popleft()
                     ons = self._off_to_on(board, p, save if dynamic else None, to_off, y, True)

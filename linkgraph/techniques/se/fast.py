@@ -37,13 +37,13 @@ from __future__ import annotations
 from collections import deque
 
 from linkgraph.techniques.se import bitrules
-from linkgraph.techniques.se.board import CELL_REGIONS, REGION_CELLS, Board, bits, popcount
+from linkgraph.techniques.se.board import CELL_REGIONS, PEER_CAUSES, REGION_CELLS, Board, bits, popcount
 from linkgraph.techniques.se.chaining import (
     ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links, reversed_cycle,
     static_cycles, static_forcing,
 )
 
-__all__ = ["PARENT", "FastChaining", "Shared"]
+__all__ = ["PARENT", "FastChaining", "NestedDynamic", "Shared"]
 
 #: The level whose rule list each nested level extends, and how many rules they share.
 PARENT: dict[int, tuple[int, int]] = {1: (0, 0), 2: (1, 4), 3: (2, 5), 4: (1, 4), 5: (4, 5)}
@@ -53,13 +53,27 @@ class _Run:
     """One finished propagation: the ON and OFF potentials (dicts key -> Potential, in SE's
     order), the contradiction (None or the (ON, OFF) pair) and the candidates at the end."""
 
-    __slots__ = ("to_on", "to_off", "absurd", "cands")
+    __slots__ = ("to_on", "to_off", "absurd", "cands", "_touch")
 
     def __init__(self, to_on: dict, to_off: dict, absurd, cands: list[int] | None):
         self.to_on = to_on
         self.to_off = to_off
         self.absurd = absurd
         self.cands = cands
+        self._touch = None
+
+    def touch(self) -> tuple[int, int]:
+        """The cells (bit ``c``) and region places (bit ``r * 10 + d``) this propagation looked
+        at: the cell and the three regions' places of the digit of every potential it holds."""
+        if self._touch is None:
+            cells = places = 0
+            for key in (*self.to_on, *self.to_off):
+                cell, value = divmod(key >> 1, 10)
+                cells |= 1 << cell
+                for r in CELL_REGIONS[cell]:
+                    places |= 1 << r * 10 + value
+            self._touch = (cells, places)
+        return self._touch
 
 
 class Shared:
@@ -224,18 +238,15 @@ class FastChaining(Chaining):
                                     to_off[k] = q
                                     pending_off.append(q)
                     bit = 1 << value
-                    regions = CELL_REGIONS[cell]
-                    block = regions[0]
-                    for t in range(3):
-                        for c in REGION_CELLS[regions[t]]:
-                            if c != cell and cands[c] & bit and (t == 0 or CELL_REGIONS[c][0] != block):
-                                k = (c * 10 + value) * 2
-                                if k + 1 in to_on:
-                                    return (to_on[k + 1], Potential(c, value, False, [p], t + 1)), None
-                                if k not in to_off:
-                                    q = Potential(c, value, False, [p], t + 1)
-                                    to_off[k] = q
-                                    pending_off.append(q)
+                    for c, cause in PEER_CAUSES[cell]:
+                        if cands[c] & bit:
+                            k = (c * 10 + value) * 2
+                            if k + 1 in to_on:
+                                return (to_on[k + 1], Potential(c, value, False, [p], cause)), None
+                            if k not in to_off:
+                                q = Potential(c, value, False, [p], cause)
+                                to_off[k] = q
+                                pending_off.append(q)
                 else:
                     p = pending_off.popleft()
                     ons = self._off_to_on(board, p, save if dynamic else None, to_off, y, True)
@@ -276,8 +287,8 @@ class FastChaining(Chaining):
                     inner3 = NestedMultiple(multiple=True)
                     rules.append(("mfc", lambda b, s, ch, cc, inner=inner3: inner.hints(b)))
             else:
-                inner4 = Chaining(multiple=True, dynamic=True)
-                rules.append(("dfc", lambda b, s, ch, cc, inner=inner4: inner.hints(b)))
+                inner4 = NestedDynamic(self.shared)
+                rules.append(("dfc", lambda b, s, ch, cc, inner=inner4: inner.hints(b, source=s)))
                 if self.level >= 5:
                     inner5 = FastChaining(multiple=True, dynamic=True, level=self.level - 3)
                     rules.append((f"dfc{self.level - 3}", lambda b, s, ch, cc, inner=inner5: inner.hints(b)))
@@ -669,3 +680,60 @@ class NestedMultiple(Chaining):
                 hint = self._reduction_hint(board, "region", p, targets, house=r, digit=value)
                 if hint is not None:
                     result.append(hint)
+
+
+class NestedDynamic(Chaining):
+    """Dynamic Forcing Chains nested in the chains of levels 4 and 5, reusing the outer grid's
+    propagations.
+
+    The nested rule runs on a grid reduced from the one the outer search started from
+    (`source`), where the dynamic chains (level 0) have already propagated every premise
+    (``shared.runs[0]``). A propagation only ever looks at the cell and the three regions'
+    places of the digit of each potential it reaches; when none of those lost a candidate in
+    the reduction, the propagation on the reduced grid makes the same steps in the same order,
+    so the outer one is taken as it is. Other premises are propagated afresh. Without
+    `shared` or `source` it is `Chaining`.
+    """
+
+    def __init__(self, shared: Shared | None = None) -> None:
+        super().__init__(multiple=True, dynamic=True)
+        self.shared = shared
+        self._outer: tuple | None = None
+        self.reused = self.propagated = 0
+
+    def hints(self, board: Board, *, source: list[int] | None = None) -> list[ChainHint]:
+        shared = self.shared
+        runs = None
+        if source is not None and shared is not None and shared.state is not None and shared.state[1] == tuple(source):
+            runs = shared.runs.get(0)
+        if not runs:
+            return super().hints(board)
+        cells = places = 0
+        cands = board.cands
+        for c in range(81):
+            gone = source[c] & ~cands[c]
+            if gone:
+                cells |= 1 << c
+                for v in bits(gone):
+                    for r in CELL_REGIONS[c]:
+                        places |= 1 << r * 10 + v
+        self._outer = (runs, cells, places)
+        try:
+            return super().hints(board)
+        finally:
+            self._outer = None
+
+    def propagate(self, board: Board, to_on: dict, to_off: dict):
+        outer = self._outer
+        if outer is not None and len(to_on) + len(to_off) == 1:
+            (start,) = (*to_on, *to_off)
+            run = outer[0].get(start)
+            if run is not None:
+                cells, places = run.touch()
+                if not cells & outer[1] and not places & outer[2]:
+                    self.reused += 1
+                    to_on.update(run.to_on)
+                    to_off.update(run.to_off)
+                    return run.absurd
+        self.propagated += 1
+        return super().propagate(board, to_on, to_off)
