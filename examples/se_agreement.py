@@ -19,6 +19,7 @@ hardest step when ours is lower). SE's own path is not known, only its three rat
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -61,7 +62,15 @@ def main(argv: list[str]) -> int:
     argv = [a for a in argv if a != "--explain"]
     logs = [a for a in argv if a.endswith(".jsonl")]
     others = [a for a in argv if not a.endswith(".jsonl")]
-    rows = [json.loads(t) for log in logs for t in Path(log).read_text().splitlines() if t.strip()]
+    by_puzzle: dict[str, dict] = {}
+    for log in logs:
+        for t in Path(log).read_text().splitlines():
+            if t.strip():
+                row = json.loads(t)
+                # a puzzle in several logs counts once, rated if any log rated it
+                if row["puzzle"] not in by_puzzle or not row.get("error"):
+                    by_puzzle[row["puzzle"]] = row
+    rows = list(by_puzzle.values())
     ref_path = Path(others[0]) if others else ROOT / "linkgraph" / "data" / "puzzles" / "hardest_1106.se.tsv"
     ref = {}
     index = {}
@@ -82,8 +91,14 @@ def main(argv: list[str]) -> int:
     if len(pairs) > 2:
         print(f"Spearman (ER): {spearman([s[0] for _, s in pairs], [r['er'] for r, _ in pairs]):.3f}")
     secs = [r["seconds"] for r in rows if r.get("seconds") is not None]
+    limits = [float(m.group(1)) for r in rows if r.get("error")
+              for m in [re.search(r"no result within ([0-9.]+) s", r["error"])] if m]
     if secs:
-        print(f"seconds per puzzle: median {statistics.median(secs):.1f}, max {max(secs):.1f}")
+        print(f"seconds per puzzle: median {statistics.median(secs):.1f}, max {max(secs):.1f} ({len(secs)} rated)")
+    if limits:
+        both = secs + limits
+        print(f"{len(limits)} timed out; with them counted at their limit: median at least "
+              f"{statistics.median(both):.1f} over {len(both)}")
     for r, s in pairs:
         ours = (round(r["er"], 1), round(r["ep"], 1), round(r["ed"], 1))
         if any(v is not None and v != o for v, o in zip(s, ours)):
