@@ -744,47 +744,48 @@ class StaticLinks:
         self._off: dict = {}
 
     def on_next(self, key: int, y: bool) -> list[tuple[int, int]]:
-        got = self._on.get((key, y))
+        k = key << 1 | y
+        got = self._on.get(k)
         if got is None:
-            cv = key >> 1
-            cell, value = divmod(cv, 10)
+            cell, value = divmod(key >> 1, 10)
             cands = self.board.cands
             got = []
             if y:
                 got.extend(((cell * 10 + v) * 2, CELL) for v in bits(cands[cell]) if v != value)
             bit = 1 << value
-            regions = CELL_REGIONS[cell]
-            block = regions[0]
-            for t in range(3):
-                for c in REGION_CELLS[regions[t]]:
-                    if c != cell and cands[c] & bit and (t == 0 or CELL_REGIONS[c][0] != block):
-                        got.append(((c * 10 + value) * 2, t + 1))
-            self._on[(key, y)] = got
+            for c, cause in PEER_CAUSES[cell]:
+                if cands[c] & bit:
+                    got.append(((c * 10 + value) * 2, cause))
+            self._on[k] = got
         return got
 
     def off_next(self, key: int, y: bool, x: bool) -> list[tuple[int, int]]:
-        got = self._off.get((key, y, x))
+        k = key << 2 | y << 1 | x
+        got = self._off.get(k)
         if got is None:
             cell, value = divmod(key >> 1, 10)
             cands = self.board.cands
             got = []
             if y:
                 m = cands[cell]
-                if popcount(m) == 2:
-                    ds = bits(m)
-                    other = ds[0] if ds[0] != value else ds[1]
+                rest = m & (m - 1)
+                if rest and not rest & (rest - 1):  # two digits left
+                    other = ((m ^ (1 << value)) if m >> value & 1 else m & -m).bit_length() - 1
                     got.append(((cell * 10 + other) * 2 + 1, CELL))
             if x:
                 count = self.board.count
                 bit = 1 << value
-                for t, r in enumerate(CELL_REGIONS[cell]):
+                t = 0
+                for r in CELL_REGIONS[cell]:
+                    t += 1
                     if count[r * 10 + value] == 2:
-                        pos = [c for c in REGION_CELLS[r] if cands[c] & bit]
-                        other = pos[0] if pos[0] != cell else pos[1]
-                        k = (other * 10 + value) * 2 + 1
-                        if all(k != q for q, _ in got):
-                            got.append((k, t + 1))
-            self._off[(key, y, x)] = got
+                        for other in REGION_CELLS[r]:
+                            if other != cell and cands[other] & bit:
+                                break
+                        q = (other * 10 + value) * 2 + 1
+                        if all(q != u for u, _ in got):
+                            got.append((q, t))
+            self._off[k] = got
         return got
 
 
