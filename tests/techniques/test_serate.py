@@ -124,3 +124,26 @@ def test_the_sukaku_ladder_keeps_the_emulation_for_sukaku_rated_corpora():
         se.append(line.rating)
         ours.append(lg.solve(line.grid(), ladder="sukaku").rating)
     assert spearman(se, ours) >= 0.88
+
+
+def test_nested_chain_proofs_are_accepted_when_an_outer_literal_closes_the_contradiction():
+    # hardest_1106 #190: steps 3 and 4 of SE's path are level-2 and level-3 chains whose nested
+    # Forcing X-Chains end in a column with no place left for a 3, emptied partly by the outer
+    # chain's own OFF literals (premises of the nested net and members of its contradiction):
+    # the checker rejected them ("-r4c2#3 has no in-edge") until those stay premises
+    from linkgraph.techniques.se.board import Board
+    from linkgraph.techniques.se.proof import hint_step
+    from linkgraph.techniques.se.solver import first_hint, producers
+
+    board = Board.from_grid(lg.Grid.parse(_hardest()[190][0]))
+    prods = producers(max_level=3)
+    nested = []
+    for _ in range(4):
+        _, hint = first_hint(board, prods)
+        grid = board.to_grid()
+        step = hint_step(grid, hint)
+        check_step(grid, step)
+        nested += [d for _, _, d in step.proof.edges(data=True) if d.get("kind") == "net"]
+        hint.apply(board)
+    assert len(nested) > 5
+    assert any(str(n) == "-r4c2#3" and d["role"] == "premise" for e in nested for n, d in e["proof"].nodes(data=True))

@@ -3,7 +3,7 @@
 `Chaining` follows SE's search literally: every level propagates every premise from scratch,
 and at every quiescence runs its nested rules again. The results here are the same (same
 hints, complexities and order: `tests/techniques/se/test_fast.py` compares them on many
-positions), with three kinds of sharing:
+positions), with three kinds of saving:
 
 - **Continuation across levels.** A nested level runs, at each quiescence, its rules in a
   fixed order and uses the first that yields something. The rule lists of levels 2 and 3
@@ -17,9 +17,13 @@ positions), with three kinds of sharing:
 - **Nested rule results by grid state.** What a nested rule yields depends only on the grid
   the outer chain started from and the reduced grid; results are kept per (rule, reduced
   grid) for the whole of one grid's search, shared by premises and levels.
-- **Existence first.** A nested level-0 producer (forcing chains and cycles, multiple, or
-  dynamic forcing chains on the reduced grid) is first asked by `linkgraph.techniques.se.reach`
-  whether it has any hint at all; SE's search itself runs only when it has.
+- **Searching only where SE can find something.** A nested rule runs on a grid reduced from
+  one where the same rule, run at the outer level, found nothing. Nested Forcing Chains &
+  Cycles (`NestedStatic`) start only from potentials that reach a strong link the outer grid
+  lacks; nested Multiple Forcing Chains (`NestedMultiple`) first find, from every
+  candidate's closure at once, the cells and regions whose premises share a consequence;
+  nested Dynamic Forcing Chains (`NestedDynamic`) take the outer grid's propagation of a
+  premise as it is when nothing it looked at lost a candidate.
 
 Examples
 --------

@@ -158,6 +158,13 @@ def _advanced_label(grid: Grid, p: Potential) -> dict:
                 break
         if sub is None:
             raise ValueError(f"nested chain for {p} gives no contradiction")
+        # a premise that is also part of the contradiction (an outer OFF literal emptying a
+        # set) stays a premise, so that the nested net is checked as starting from it
+        starts = set(premises)
+        for n, d in sub.nodes(data=True):
+            if d.get("role") == Role.CONTRADICTION and n in starts:
+                d["role"] = Role.PREMISE
+        sub.graph["premises"] = [str(n) for n, d in sub.nodes(data=True) if d.get("role") == Role.PREMISE]
         via = f"{p.nested.name}: +{candidate(p.cell, p.value)}"
         if len(_SUBPROOFS) > 2000:
             _SUBPROOFS.clear()
