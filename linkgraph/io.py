@@ -194,6 +194,13 @@ def check_input(path: str | os.PathLike) -> Path:
     linkgraph.errors.PuzzleFormatError: no/such.txt: no such file
     """
     path = Path(path)
+    try:
+        path.stat()
+    except FileNotFoundError:
+        pass  # said below
+    except OSError as exc:  # a name too long for a file, a loop of links, ...
+        name = str(path) if len(str(path)) <= 60 else f"{str(path)[:57]}..."
+        raise PuzzleFormatError(f"{name}: not a puzzle file ({exc.strerror.lower()})") from None
     if path.is_dir():
         raise PuzzleFormatError(f"{path}: is a folder, not a puzzle file")
     if is_special(path):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def _lines(args) -> tuple[list[PuzzleLine] | None, Path | None]:
         text = sys.stdin.read()
         return [parse_line(t, i) for i, t in enumerate(text.splitlines(), 1) if t.strip() and not t.startswith("#")], None
     path = Path(args.input)
-    if path.is_file():
+    if os.path.isfile(path):  # (False for a name no file can have)
         return None, path
     if len(args.input.strip()) >= 16 and not path.suffix:
         return [parse_line(args.input, 1)], None

@@ -35,7 +35,7 @@ from itertools import combinations
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid, cached
 from linkgraph.techniques.base import Change, digit_view, house_places
-from linkgraph.techniques.singledigit import cell_table, conjugates
+from linkgraph.techniques.singledigit import box_frames, cell_table, conjugates, line_links
 
 __all__ = ["Screen", "bivalue_screen", "empty_rectangle_screen", "fish_screen", "four_chain_screen",
            "hidden_subset_screen", "locked_screen", "simple_coloring_screen", "subset_screen"]
@@ -69,30 +69,10 @@ def tables(g: Geometry) -> _Tables:
             locked.append((kinds[base] in _BLOCKS, houses[base] & ~shared, shared, houses[cover] & ~shared))
     rows = tuple(h for h, k in enumerate(kinds) if k == "row")
     cols = tuple(h for h, k in enumerate(kinds) if k == "col")
-    return _Tables(houses, tuple(locked), ((rows, cols), (cols, rows)), _box_frames(g), kinds)
-
-
-def _box_frames(g: Geometry):
-    """(cell mask, crosses) of each box; a cross is (row, column, the box's cells on either, on
-    the row only, on the column only, the corner), as cell masks; none without rows and
-    columns (the empty rectangle's frame)."""
-    if not {"row", "col", "box"} <= {h.kind for h in g.houses}:
-        return ()
-    n = g.size
-    out = []
-    for h, house in enumerate(g.houses):
-        if house.kind != "box":
-            continue
-        cells = [int(c) for c in g.house_cells[h]]
-        crosses = []
-        for r in sorted({c // n for c in cells}):
-            for c in sorted({c % n for c in cells}):
-                row = sum(1 << x for x in cells if x // n == r and x % n != c)
-                column = sum(1 << x for x in cells if x % n == c and x // n != r)
-                corner = sum(1 << x for x in cells if x == r * n + c)
-                crosses.append((r, c, row | column | corner, row, column, corner))
-        out.append((sum(1 << c for c in cells), tuple(crosses)))
-    return tuple(out)
+    # the box frames of the empty rectangle's rung (none without rows and columns)
+    frames = (tuple((mask, tuple(crosses)) for _, mask, crosses in box_frames(g))
+              if {"row", "col", "box"} <= set(kinds) else ())
+    return _Tables(houses, tuple(locked), ((rows, cols), (cols, rows)), frames, kinds)
 
 
 def locked_screen(pointing: bool) -> Screen:
@@ -189,19 +169,11 @@ def empty_rectangle_screen(grid: Grid, change: Change) -> bool:
     t = tables(g)
     if not t.frames:
         return False
-    n = g.size
     peers = cell_table(g).peer_mask
     cols = digit_view(grid).cols
     for d in change.digits:
         col = cols[d - 1]
-        by_row: dict[int, list[tuple[int, int]]] = {}  # column pairs, by the row of the end p
-        by_col: dict[int, list[tuple[int, int]]] = {}  # row pairs, by the column of the end p
-        for pair, kinds in conjugates(grid, d - 1).items():
-            for p, q in (pair, pair[::-1]):
-                if "col" in kinds:
-                    by_row.setdefault(p // n, []).append((p, q))
-                if "row" in kinds:
-                    by_col.setdefault(p % n, []).append((p, q))
+        by_row, by_col = line_links(grid, d - 1)  # column pairs by the row of the end p, row pairs by its column
         if not by_row and not by_col:
             continue
         for box, crosses in t.frames:

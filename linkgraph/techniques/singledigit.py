@@ -43,7 +43,7 @@ from linkgraph.techniques.base import SharedSearch, digit_view
 from linkgraph.techniques.chainproof import chain_step, seeing_all
 
 __all__ = [
-    "CellTable", "cell_table", "conjugates", "digit_masks", "empty_rectangles", "skyscrapers", "turbot_fish",
+    "CellTable", "box_frames", "cell_table", "conjugates", "digit_masks", "empty_rectangles", "line_links", "skyscrapers", "turbot_fish",
     "two_string_kites",
 ]
 
@@ -217,8 +217,24 @@ def empty_rectangles(grid: Grid) -> Iterator[Step]:
     return _empty_rectangles(grid)
 
 
+def line_links(grid: Grid, d: int) -> tuple[dict[int, list[tuple[int, int]]], dict[int, list[tuple[int, int]]]]:
+    """Digit index `d`'s strong links p=q in lines, in the order of the conjugate pairs, both
+    ways round: the column links by p's row, and the row links by p's column (the empty
+    rectangle's view of them)."""
+    n = grid.geometry.size
+    by_row: dict[int, list[tuple[int, int]]] = {}
+    by_col: dict[int, list[tuple[int, int]]] = {}
+    for pair, kinds in conjugates(grid, d).items():
+        for p, q in (pair, pair[::-1]):
+            if "col" in kinds:
+                by_row.setdefault(p // n, []).append((p, q))
+            if "row" in kinds:
+                by_col.setdefault(p % n, []).append((p, q))
+    return by_row, by_col
+
+
 @lru_cache(maxsize=8)
-def _box_frames(g) -> list[tuple[int, int, list[tuple[int, int, int, int, int, int]]]]:
+def box_frames(g) -> list[tuple[int, int, list[tuple[int, int, int, int, int, int]]]]:
     """(box house, cell mask, crosses) of each box; a cross is (row, col, cells of the row and the
     column inside the box, of the row but not the column, of the column but not the row, the corner),
     as cell masks."""
@@ -247,19 +263,10 @@ def _empty_rectangles(grid: Grid) -> Iterator[Step]:
     seen: set[frozenset[int]] = set()
     for d in range(n):
         col = masks[d]
-        # strong links p=q, in the order of the conjugate pairs, both ways: by p's row (for a
-        # column link) and by p's column (for a row link)
-        by_row: dict[int, list[tuple[int, int]]] = {}
-        by_col: dict[int, list[tuple[int, int]]] = {}
-        for pair, kinds in conjugates(grid, d).items():
-            for p, q in (pair, pair[::-1]):
-                if "col" in kinds:
-                    by_row.setdefault(p // n, []).append((p, q))
-                if "row" in kinds:
-                    by_col.setdefault(p % n, []).append((p, q))
+        by_row, by_col = line_links(grid, d)
         if not by_row and not by_col:
             continue
-        for b, box_mask, crosses in _box_frames(g):
+        for b, box_mask, crosses in box_frames(g):
             here = col & box_mask
             if here.bit_count() < 2:
                 continue

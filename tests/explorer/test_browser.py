@@ -244,3 +244,54 @@ def test_saved_page_steps_through_the_path_offline(tmp_path, browser_page):
     assert page.locator("#step-list tr.selected").get_attribute("data-k") == "27"
     page.unroute("**/*")
     assert all(url.startswith("file:") for url in requests), requests
+
+
+def test_the_address_is_a_link_to_what_is_shown(server, browser_page):
+    page, problems, _ = browser_page
+    del problems[:]
+    data = api(server, "explore", puzzle=GNPX, ladder=CHAIN_LADDER, pictures="0")
+    steps = data["solve"]["steps"]
+    first_chain = next(i for i, s in enumerate(steps, 1) if s["technique"].startswith("forcing-chain"))
+
+    # a link to a step opens the puzzle on that step, as a person would have stepped there
+    link = f"{server.url}#" + urllib.parse.urlencode({"puzzle": GNPX, "ladder": CHAIN_LADDER, "step": first_chain})
+    page.goto(link)
+    expect(page.locator("#step-list tr.selected")).to_have_attribute("data-k", str(first_chain))
+    assert "Forcing Chain (Contradiction)" in page.text_content("#caption")
+    assert page.input_value("#ladder-select") == CHAIN_LADDER and page.input_value("#puzzle-input") == GNPX
+
+    # what the person does next is written into the address: the simulator, its assertion, the round
+    page.keyboard.press("Home")
+    page.click("#tabs button[data-tab='sim']")
+    page.click("#board rect.hit[data-cand='r2c8#1']")
+    page.wait_for_selector("#sim-list .round[data-round='1']")
+    page.focus("#sim-round")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#sim-round-out")).to_have_text("2")
+    shown = marks(page)
+    address = urllib.parse.parse_qs(page.evaluate("location.hash")[1:])
+    assert address == {"puzzle": [GNPX], "ladder": [CHAIN_LADDER], "step": ["0"], "tab": ["sim"],
+                       "assert": ["+r2c8#1"], "depth": ["0"], "round": ["2"]}
+
+    # the address opened afresh shows the same board: same literals marked, same round, same tab
+    shared = page.evaluate("location.href")
+    page.goto("about:blank")
+    page.goto(shared)
+    expect(page.locator("#sim-round-out")).to_have_text("2")
+    assert page.get_attribute("#tabs button[data-tab='sim']", "class") == "active"
+    assert marks(page) == shown
+    assert page.input_value("#sim-assert") == "+r2c8#1"
+    shot(page, "explorer-shared-link.png")
+
+    # editing the address in place (a hashchange, no reload) moves to the step it names
+    page.evaluate(f"location.hash = {json.dumps(urllib.parse.urlencode({'puzzle': GNPX, 'ladder': CHAIN_LADDER, 'step': 3}))}")
+    expect(page.locator("#step-list tr.selected")).to_have_attribute("data-k", "3")
+    assert page.get_attribute("#tabs button[data-tab='steps']", "class") == "active"
+
+    assert problems == []
+
+    # a link with a bad puzzle says what is wrong, as the form does (the browser logs the 400)
+    page.goto(f"{server.url}#" + urllib.parse.urlencode({"puzzle": "1526.7.89"}))
+    expect(page.locator("#status")).to_have_text(
+        "PuzzleFormatError: expected 81 cells (or 16, 36, 64, 144, 256, 625), found 9")
+    assert not [p for p in problems if p.startswith("page error")], problems

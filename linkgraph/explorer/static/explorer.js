@@ -21,6 +21,8 @@
     sim: { asserts: new Map(), depth: 0, result: null, round: 0, explain: null, timer: null, seq: 0 },
     path: { from: null, to: null, result: null, seq: 0 },
     links: new Map(),    // position text -> links JSON
+    ladder: "default",   // the ladder the data was solved with
+    restoring: false,    // while a shared address is being shown: do not rewrite it half-way
   };
 
   // ---- small helpers -------------------------------------------------------------------
@@ -398,6 +400,66 @@
     renderStepList();
     renderHint();
     if (state.tab === "links") renderLinks();
+    writeAddress();
+  }
+
+  // ---- the address: what is shown, as a link to share ------------------------------------------
+  // #puzzle=…&ladder=…&step=k[&tab=sim&assert=+r2c8#1,-r1c1#5&depth=1&round=3][&tab=path&from=…&to=…]
+  // (URLSearchParams escapes the "#" of a candidate as %23). Kept up to date with replaceState,
+  // so the back button is not filled with every arrow key; read on load and on hashchange.
+  function writeAddress() {
+    if (FILE_MODE || !state.data || state.restoring) return;
+    const q = new URLSearchParams({ puzzle: state.puzzle, ladder: state.ladder, step: String(state.sel) });
+    if (state.tab !== "steps") q.set("tab", state.tab);
+    if (state.tab === "sim" && state.sim.asserts.size) {
+      q.set("assert", [...state.sim.asserts].map(([c, s]) => s + c).join(","));
+      q.set("depth", String(state.sim.depth));
+      if (state.sim.result) q.set("round", String(state.sim.round));
+    }
+    if (state.tab === "path" && state.path.from) {
+      q.set("from", state.path.from);
+      if (state.path.to) q.set("to", state.path.to);
+    }
+    const hash = "#" + q.toString();
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+  function readAddress() {
+    const q = new URLSearchParams(location.hash.slice(1));
+    const get = (key) => (q.get(key) || "").trim();
+    return { puzzle: get("puzzle"), ladder: get("ladder") || "default", step: parseInt(get("step"), 10) || 0,
+      tab: get("tab"), assert: get("assert"), depth: parseInt(get("depth"), 10) || 0,
+      round: get("round") === "" ? null : parseInt(get("round"), 10), from: get("from"), to: get("to") };
+  }
+  async function showAddress(a) {
+    // the puzzle first (when it is not the one shown), then the step, the tab and its state
+    if (!a.puzzle) return;
+    state.restoring = true;
+    try {
+      if (a.puzzle !== state.puzzle || a.ladder !== state.ladder) {
+        $("puzzle-input").value = a.puzzle;
+        $("ladder-select").value = a.ladder;
+        if (!(await load(a.puzzle, a.ladder))) return;
+      }
+      select(a.step);
+      setTab(["steps", "sim", "path", "links"].includes(a.tab) ? a.tab : "steps");
+      if (state.tab === "sim" && a.assert) {
+        const items = a.assert.split(/[\s,]+/).filter((t) => t);
+        state.sim.asserts = new Map(items.map((t) => (t[0] === "+" || t[0] === "-") ? [t.slice(1), t[0]] : [t, "+"]));
+        state.sim.depth = [0, 1, 2].includes(a.depth) ? a.depth : 0;
+        $("sim-depth").value = String(state.sim.depth);
+        $("sim-assert").value = assertText();
+        state.sim.result = null;
+        await runSim(null);
+        if (state.sim.result && a.round !== null && !Number.isNaN(a.round)) setRound(a.round);
+      } else if (state.tab === "path" && a.from) {
+        state.path = { from: a.from, to: a.to || null, result: null, seq: state.path.seq + 1 };
+        await runPath();
+        renderPathPanel();
+      }
+    } finally {
+      state.restoring = false;
+    }
+    render();
   }
 
   function esc(text) {
@@ -705,9 +767,10 @@
   }
 
   // ---- loading ---------------------------------------------------------------------------------
-  function setData(data, puzzleText) {
+  function setData(data, puzzleText, ladder) {
     state.data = data;
     state.puzzle = puzzleText;
+    state.ladder = ladder;
     state.sel = 0;
     state.hint = 0;
     state.links = new Map();
@@ -717,16 +780,18 @@
     render();
   }
   async function load(puzzleText, ladder) {
-    if (FILE_MODE) return;
+    if (FILE_MODE) return false;
     setStatus("solving…");
     $("load-button").disabled = true;
     try {
       const { body } = await api("explore", { puzzle: puzzleText, ladder });
-      setData(body, puzzleText);
+      setData(body, puzzleText, ladder);
       const sv = body.solve;
       setStatus(`${sv.solved ? "solved" : "stuck"}: ${sv.steps.length} steps, rating ${sv.rating.toFixed(1)}`);
+      return true;
     } catch (err) {
       setStatus(err.message, true);
+      return false;
     } finally {
       $("load-button").disabled = false;
     }
@@ -812,10 +877,13 @@
     if (FILE_MODE) {
       $("load-form").hidden = true;
       const sv = CONFIG.data.solve;
-      setData(CONFIG.data, sv.start);
+      setData(CONFIG.data, sv.start, CONFIG.data.ladder);
       setStatus(`saved solve: ${sv.solved ? "solved" : "stuck"}, ${sv.steps.length} steps, rating ${sv.rating.toFixed(1)} (offline)`);
       return;
     }
+    window.addEventListener("hashchange", () => showAddress(readAddress()));
+    const address = readAddress();
+    if (address.puzzle) { showAddress(address); return; }  // a shared link
     const first = CONFIG.initial ? { puzzle: CONFIG.initial, ladder: "default" } : CONFIG.samples[0];
     $("puzzle-input").value = first.puzzle;
     ladderSelect.value = first.ladder;
