@@ -699,7 +699,7 @@ class NestedDynamic(Chaining):
     `shared` or `source` it is `Chaining`.
     """
 
-    def __init__(self, shared: Shared | None = None) -> None:
+    def __init__(self, shared: Shared | None = None):
         super().__init__(multiple=True, dynamic=True)
         self.shared = shared
         self._outer: tuple | None = None
