@@ -165,7 +165,10 @@ def _advanced_label(grid: Grid, p: Potential) -> dict:
             if d.get("role") == Role.CONTRADICTION and n in starts:
                 d["role"] = Role.PREMISE
         sub.graph["premises"] = [str(n) for n, d in sub.nodes(data=True) if d.get("role") == Role.PREMISE]
-        via = f"{p.nested.name}: +{candidate(p.cell, p.value)}"
+        # the outer literals it starts from are part of the name: two branches of one chain
+        # may turn the same candidate off by nested chains from different literals, and the
+        # checker takes the in-edges of one name as one rule with one nested proof
+        via = f"{p.nested.name}: +{candidate(p.cell, p.value)} from {' '.join(str(_plit(q)) for q in p.parents)}"
         if len(_SUBPROOFS) > 2000:
             _SUBPROOFS.clear()
         got = _SUBPROOFS[key] = (via, nx.freeze(sub))
