@@ -113,3 +113,39 @@ def test_concept_diagrams_are_fresh_and_draw_row_2(tmp_path):
     assert {e for e, dashed in edges.items() if dashed} == weak
     for name in ("links-row2.svg", "implication-path.svg", "net-plus.flow.svg", "net-nested.flow.svg"):
         assert _svg_edges(tmp_path / name) == _svg_edges(CONCEPTS / name), f"{name} is stale: run examples/concept_diagrams.py"
+
+
+def test_se_agreement_counts_dedupes_and_explains(tmp_path, capsys):
+    import linkgraph as lg
+
+    easy = lg.samples.EULER_01  # only singles: SE rates it 1.2/1.2/1.2 (se.solver's doctest)
+    others = ["1" * 81, "2" * 81]
+    ref = tmp_path / "ref.tsv"
+    # hand-made reference: the first line agrees, the second is 0.1 off in ER, the easy one
+    # is said to be 1.5/1.2/1.2 (so ER disagrees and is explained)
+    ref.write_text(f"# puzzle, ER, EP, ED\n{others[0]}\t10.0\t10.0\t9.0\n{others[1]}\t11.0\t1.2\t1.2\n"
+                   f"{easy}\t1.5\t1.2\t1.2\n")
+    rows = [
+        {"line": 1, "puzzle": others[0], "er": 10.0, "ep": 10.0, "ed": 9.0, "seconds": 4.0},
+        {"line": 2, "puzzle": others[1], "er": 11.1, "ep": 1.2, "ed": 1.2, "seconds": 8.0},
+        {"line": 3, "puzzle": easy, "error": "Timeout: line 3: no result within 300 s"},
+    ]
+    first = tmp_path / "a.jsonl"
+    first.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    second = tmp_path / "b.jsonl"  # the timed-out puzzle rated in a second log counts once, rated
+    second.write_text(json.dumps({"line": 1, "puzzle": easy, "er": 1.2, "ep": 1.2, "ed": 1.2, "seconds": 0.5}) + "\n")
+    module = load("se_agreement")
+    assert module.main([str(first), str(ref)]) == 0
+    out = capsys.readouterr().out
+    assert "2 rated lines (1 with an error or not in the reference)" in out
+    assert "ER: equal 1/2 (50.0 %), within 0.1 2/2 (100.0 %)" in out
+    assert "1 timed out; with them counted at their limit: median at least 8.0 over 3" in out
+    # with the second line agreeing, only the easy one is explained (rated again)
+    ref.write_text(ref.read_text().replace("\t11.0\t", "\t11.1\t"))
+    assert module.main([str(first), str(second), str(ref), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "3 rated lines (0 with an error" in out
+    assert "ER: equal 2/3 (66.7 %), within 0.1 2/3 (66.7 %)" in out
+    assert f"#2: {easy} ours 1.2/1.2/1.2 SE 1.5/1.2/1.2" in out
+    assert f"#1: {others[1]}" not in out
+    assert "    ER: ours step " in out and "Hidden Single 1.2" in out  # our hardest step, shown

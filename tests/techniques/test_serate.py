@@ -124,3 +124,50 @@ def test_the_sukaku_ladder_keeps_the_emulation_for_sukaku_rated_corpora():
         se.append(line.rating)
         ours.append(lg.solve(line.grid(), ladder="sukaku").rating)
     assert spearman(se, ours) >= 0.88
+
+
+def test_nested_chain_proofs_are_accepted_when_an_outer_literal_closes_the_contradiction():
+    # hardest_1106 #190: steps 3 and 4 of SE's path are level-2 and level-3 chains whose nested
+    # Forcing X-Chains end in a column with no place left for a 3, emptied partly by the outer
+    # chain's own OFF literals (premises of the nested net and members of its contradiction):
+    # the checker rejected them ("-r4c2#3 has no in-edge") until those stay premises
+    from linkgraph.techniques.se.board import Board
+    from linkgraph.techniques.se.proof import hint_step
+    from linkgraph.techniques.se.solver import first_hint, producers
+
+    board = Board.from_grid(lg.Grid.parse(_hardest()[190][0]))
+    prods = producers(max_level=3)
+    nested = []
+    for _ in range(4):
+        _, hint = first_hint(board, prods)
+        grid = board.to_grid()
+        step = hint_step(grid, hint)
+        check_step(grid, step)
+        nested += [d for _, _, d in step.proof.edges(data=True) if d.get("kind") == "net"]
+        hint.apply(board)
+    assert len(nested) > 5
+    assert any(str(n) == "-r4c2#3" and d["role"] == "premise" for e in nested for n, d in e["proof"].nodes(data=True))
+
+
+@pytest.mark.slow
+def test_two_branches_may_turn_one_candidate_off_by_different_nested_chains():
+    # hardest_1106 #50, step 16: a level-2 cell forcing chain whose branches +r5c1#6 and
+    # +r5c1#8 both turn -r7c2#8 off by a nested Forcing Chain, from different outer literals
+    # sharing -r3c2#5; with one name for both nested nets the checker took the first
+    # branch's proof for the second ("does not follow from premise +r5c1#8"). About a minute.
+    from linkgraph.techniques.se.board import Board
+    from linkgraph.techniques.se.proof import hint_step
+    from linkgraph.techniques.se.solver import first_hint, producers
+
+    board = Board.from_grid(lg.Grid.parse(_hardest()[50][0]))
+    prods = producers()
+    for _ in range(15):
+        first_hint(board, prods)[1].apply(board)
+    _, hint = first_hint(board, prods)
+    grid = board.to_grid()
+    step = hint_step(grid, hint)
+    assert step.technique == "se-dynamic-cell-forcing-chain-level-2"
+    check_step(grid, step)
+    vias = {d["via"] for _, v, d in step.proof.edges(data=True) if str(v) == "-r7c2#8" and d["kind"] == "net"}
+    vias |= {a["via"] for _, v, d in step.proof.edges(data=True) if str(v) == "-r7c2#8" for a in d.get("also", ())}
+    assert len(vias) == 2

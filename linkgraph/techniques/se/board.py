@@ -22,7 +22,7 @@ from linkgraph.grid import Grid
 from linkgraph.model import Candidate, Cell
 
 __all__ = [
-    "BLOCK", "CELL_REGIONS", "COLUMN", "HOUSE_CELLS", "PEERS", "REGION_CELLS", "ROW", "Board",
+    "BLOCK", "CELL_REGIONS", "COLUMN", "HOUSE_CELLS", "PEERS", "PEER_CAUSES", "REGION_CELLS", "ROW", "Board",
     "bits", "popcount", "region_name", "set_text",
 ]
 
@@ -54,6 +54,13 @@ def _house_cells(cell: int) -> tuple[int, ...]:
 #: For each cell, the cells of its block, row and column (each once, in that order, itself left
 #: out): SE's ``Cell.getHouseCells``.
 HOUSE_CELLS: tuple[tuple[int, ...], ...] = tuple(_house_cells(c) for c in range(81))
+
+#: For each cell, its house cells in `HOUSE_CELLS`' order, each with the region type it was
+#: reached by plus one (1 block, 2 row, 3 column: SE's ``Potential.Cause`` of a peer turned off).
+PEER_CAUSES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((o, 1 if CELL_REGIONS[o][0] == CELL_REGIONS[c][0] else 2 if o // 9 == c // 9 else 3) for o in HOUSE_CELLS[c])
+    for c in range(81)
+)
 
 #: For each cell, its 20 peers as a set.
 PEERS: tuple[frozenset[int], ...] = tuple(frozenset(h) for h in HOUSE_CELLS)

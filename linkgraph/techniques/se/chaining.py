@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, REGION_CELLS, Board, bits, popcount
+from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, PEER_CAUSES, REGION_CELLS, Board, bits, popcount
 from linkgraph.techniques.se.hints import Hint, length_bonus
 from linkgraph.techniques.se.rules import fish, hidden_sets, lockings, naked_sets
 
@@ -241,7 +241,7 @@ def nested_suffix(level: int) -> str:
     return ""
 
 
-class _Source:
+class Source:
     __slots__ = ("cands",)
 
     def __init__(self, cands):
@@ -315,7 +315,7 @@ class Chaining:
         else:
             reach = None
             if source is not None:
-                reach = {mode: _reaching_new_links(board, source, *mode) for mode in
+                reach = {mode: reaching_new_links(board, source, *mode) for mode in
                          ((False, True), (True, False), (True, True))}
             result = self._loops(board, False, True, reach)
             result += self._loops(board, True, False, reach)
@@ -354,11 +354,13 @@ class Chaining:
         out = []
         cell, value = p.cell, p.value
         cands = board.cands
+        keys = ()
         if y:
             m = cands[cell]
-            if popcount(m) == 2:
-                ds = bits(m)
-                other = ds[0] if ds[0] != value else ds[1]
+            rest = m & (m - 1)
+            if rest and not rest & (rest - 1):  # two digits left
+                # the other digit (the lower one if `value` has gone already)
+                other = ((m ^ (1 << value)) if m >> value & 1 else m & -m).bit_length() - 1
                 q = Potential(cell, other, True, [p], CELL)
                 if source is not None:
                     for v in bits(source[cell] & ~m):
@@ -367,17 +369,21 @@ class Chaining:
                             raise RuntimeError("Parent not found")
                         q.parents.append(parent)
                 out.append(q)
+                keys = (q.key,)
         if x:
             count = board.count
             bit = 1 << value
-            for t, r in enumerate(CELL_REGIONS[cell]):
+            t = 0
+            for r in CELL_REGIONS[cell]:
+                t += 1
                 if count[r * 10 + value] == 2:
-                    pos = [c for c in REGION_CELLS[r] if cands[c] & bit]
-                    other = pos[0] if pos[0] != cell else pos[1]
+                    for other in REGION_CELLS[r]:
+                        if other != cell and cands[other] & bit:
+                            break
                     key = (other * 10 + value) * 2 + 1
-                    if any(q.key == key for q in out):
+                    if key in keys:
                         continue
-                    q = Potential(other, value, True, [p], t + 1)
+                    q = Potential(other, value, True, [p], t)
                     if source is not None:
                         for c in REGION_CELLS[r]:
                             if source[c] & bit and not cands[c] & bit:
@@ -386,6 +392,7 @@ class Chaining:
                                     raise RuntimeError("Parent not found")
                                 q.parents.append(parent)
                     out.append(q)
+                    keys += (key,)
         return out
 
     # ---- static cycles and forcing chains ---------------------------------------
@@ -394,7 +401,7 @@ class Chaining:
         live = None if reach is None else reach[(y, x)]
         if live is not None and not live:
             return result
-        links = _StaticLinks(board)
+        links = StaticLinks(board)
         for cell in range(81):
             if board.values[cell] == 0:
                 card = popcount(board.cands[cell])
@@ -412,15 +419,15 @@ class Chaining:
         cycles: list[Potential] = []
         chains: list[Potential] = []
         if on_ok:
-            _static_cycles(links, src_on, y, x, cycles)
+            static_cycles(links, src_on, y, x, cycles)
         if x:
             found: set[int] = set()
             if on_ok:
-                _static_forcing(links, src_on, y, chains, found)
+                static_forcing(links, src_on, y, chains, found)
             if off_ok:
-                _static_forcing(links, src_on - 1, y, chains, found)
+                static_forcing(links, src_on - 1, y, chains, found)
         for dst_on in cycles:
-            dst_off = _reversed_cycle(dst_on)
+            dst_off = reversed_cycle(dst_on)
             hint = self._cycle_hint(board, dst_on, dst_off, y, x)
             if hint.is_worth():
                 result.append(hint)
@@ -591,18 +598,15 @@ class Chaining:
                                     to_off[k] = q
                                     pending_off.append(q)
                     bit = 1 << value
-                    regions = CELL_REGIONS[cell]
-                    block = regions[0]
-                    for t in range(3):
-                        for c in REGION_CELLS[regions[t]]:
-                            if c != cell and cands[c] & bit and (t == 0 or CELL_REGIONS[c][0] != block):
-                                k = (c * 10 + value) * 2
-                                if k + 1 in to_on:
-                                    return to_on[k + 1], Potential(c, value, False, [p], t + 1)
-                                if k not in to_off:
-                                    q = Potential(c, value, False, [p], t + 1)
-                                    to_off[k] = q
-                                    pending_off.append(q)
+                    for c, cause in PEER_CAUSES[cell]:
+                        if cands[c] & bit:
+                            k = (c * 10 + value) * 2
+                            if k + 1 in to_on:
+                                return to_on[k + 1], Potential(c, value, False, [p], cause)
+                            if k not in to_off:
+                                q = Potential(c, value, False, [p], cause)
+                                to_off[k] = q
+                                pending_off.append(q)
                 else:
                     p = pending_off.popleft()
                     ons = self._off_to_on(board, p, save if dynamic else None, to_off, y, True)
@@ -653,7 +657,7 @@ class Chaining:
     def _advanced(self, board: Board, save: list[int], to_off: dict) -> list[Potential]:
         """OFF potentials from the nested rules (SE's ``getAdvancedPotentials``)."""
         result: list[Potential] = []
-        source = _Source(save)
+        source = Source(save)
         cands = board.cands
         changed_cells = {c for c in range(81) if save[c] != cands[c]}
         changed = set()
@@ -677,7 +681,7 @@ class Chaining:
         return result
 
 
-def _reaching_new_links(board: Board, source: list[int], y: bool, x: bool) -> set[int]:
+def reaching_new_links(board: Board, source: list[int], y: bool, x: bool) -> set[int]:
     """The potential keys (ON and OFF) from which, in the static links of `board` (Y-links
     with `y`, X-links with `x`), an OFF potential can be reached that turns a candidate ON
     through a cell or region holding two candidates on `board` and more in `source`."""
@@ -703,13 +707,13 @@ def _reaching_new_links(board: Board, source: list[int], y: bool, x: bool) -> se
         cv, on = divmod(k, 2)
         c, v = divmod(cv, 10)
         if not on:
-            # OFF (c, v) comes from ON of a peer holding v (X) or another digit of c (Y)
+            # OFF (c, v) comes from ON of another digit of c (Y) or of a peer holding v (SE's
+            # weak links in a region are on in every mode)
             preds = []
             if y:
                 preds.extend((c * 10 + w) * 2 + 1 for w in bits(cands[c]) if w != v)
-            if x:
-                bit = 1 << v
-                preds.extend((o * 10 + v) * 2 + 1 for o in HOUSE_CELLS[c] if cands[o] & bit)
+            bit = 1 << v
+            preds.extend((o * 10 + v) * 2 + 1 for o in HOUSE_CELLS[c] if cands[o] & bit)
         else:
             # ON (c, v) comes from OFF of the other digit of a bivalue cell (Y) or of the
             # other place of a two-place region (X)
@@ -728,7 +732,7 @@ def _reaching_new_links(board: Board, source: list[int], y: bool, x: bool) -> se
     return seen
 
 
-class _StaticLinks:
+class StaticLinks:
     """The links of a fixed grid as key lists, built on demand: the OFF potentials an ON one
     gives (with their causes, in SE's order) and the ON potentials an OFF one gives."""
 
@@ -740,47 +744,48 @@ class _StaticLinks:
         self._off: dict = {}
 
     def on_next(self, key: int, y: bool) -> list[tuple[int, int]]:
-        got = self._on.get((key, y))
+        k = key << 1 | y
+        got = self._on.get(k)
         if got is None:
-            cv = key >> 1
-            cell, value = divmod(cv, 10)
+            cell, value = divmod(key >> 1, 10)
             cands = self.board.cands
             got = []
             if y:
                 got.extend(((cell * 10 + v) * 2, CELL) for v in bits(cands[cell]) if v != value)
             bit = 1 << value
-            regions = CELL_REGIONS[cell]
-            block = regions[0]
-            for t in range(3):
-                for c in REGION_CELLS[regions[t]]:
-                    if c != cell and cands[c] & bit and (t == 0 or CELL_REGIONS[c][0] != block):
-                        got.append(((c * 10 + value) * 2, t + 1))
-            self._on[(key, y)] = got
+            for c, cause in PEER_CAUSES[cell]:
+                if cands[c] & bit:
+                    got.append(((c * 10 + value) * 2, cause))
+            self._on[k] = got
         return got
 
     def off_next(self, key: int, y: bool, x: bool) -> list[tuple[int, int]]:
-        got = self._off.get((key, y, x))
+        k = key << 2 | y << 1 | x
+        got = self._off.get(k)
         if got is None:
             cell, value = divmod(key >> 1, 10)
             cands = self.board.cands
             got = []
             if y:
                 m = cands[cell]
-                if popcount(m) == 2:
-                    ds = bits(m)
-                    other = ds[0] if ds[0] != value else ds[1]
+                rest = m & (m - 1)
+                if rest and not rest & (rest - 1):  # two digits left
+                    other = ((m ^ (1 << value)) if m >> value & 1 else m & -m).bit_length() - 1
                     got.append(((cell * 10 + other) * 2 + 1, CELL))
             if x:
                 count = self.board.count
                 bit = 1 << value
-                for t, r in enumerate(CELL_REGIONS[cell]):
+                t = 0
+                for r in CELL_REGIONS[cell]:
+                    t += 1
                     if count[r * 10 + value] == 2:
-                        pos = [c for c in REGION_CELLS[r] if cands[c] & bit]
-                        other = pos[0] if pos[0] != cell else pos[1]
-                        k = (other * 10 + value) * 2 + 1
-                        if all(k != q for q, _ in got):
-                            got.append((k, t + 1))
-            self._off[(key, y, x)] = got
+                        for other in REGION_CELLS[r]:
+                            if other != cell and cands[other] & bit:
+                                break
+                        q = (other * 10 + value) * 2 + 1
+                        if all(q != u for u, _ in got):
+                            got.append((q, t))
+            self._off[k] = got
         return got
 
 
@@ -789,7 +794,7 @@ def _pot(key: int, parents: list, cause) -> Potential:
     return Potential(cell, value, bool(key & 1), parents, cause)
 
 
-def _static_forcing(links: _StaticLinks, src: int, y: bool, chains: list, found: set) -> None:
+def static_forcing(links: StaticLinks, src: int, y: bool, chains: list, found: set) -> None:
     """SE's ``doForcingChains`` from the potential `src` (a key) over fixed links: breadth first,
     ON layers then OFF layers; a potential opposite to the source is a chain end."""
     parent: dict[int, int] = {}
@@ -843,7 +848,7 @@ def _static_forcing(links: _StaticLinks, src: int, y: bool, chains: list, found:
                     cause_of[q] = cause
 
 
-def _static_cycles(links: _StaticLinks, src: int, y: bool, x: bool, cycles: list) -> None:
+def static_cycles(links: StaticLinks, src: int, y: bool, x: bool, cycles: list) -> None:
     """SE's ``doCycles`` from the ON potential `src` over fixed links: OFF potentials are not
     merged (each keeps the ON potential it came from), ON ones are; an ON potential equal to
     the source reached after at least four half-steps closes a cycle."""
@@ -901,7 +906,7 @@ def _is_parent(child: Potential, parent: Potential) -> bool:
     return False
 
 
-def _reversed_cycle(org: Potential) -> Potential:
+def reversed_cycle(org: Potential) -> Potential:
     chain = []
     explanations = None
     while org is not None:

@@ -158,7 +158,17 @@ def _advanced_label(grid: Grid, p: Potential) -> dict:
                 break
         if sub is None:
             raise ValueError(f"nested chain for {p} gives no contradiction")
-        via = f"{p.nested.name}: +{candidate(p.cell, p.value)}"
+        # a premise that is also part of the contradiction (an outer OFF literal emptying a
+        # set) stays a premise, so that the nested net is checked as starting from it
+        starts = set(premises)
+        for n, d in sub.nodes(data=True):
+            if d.get("role") == Role.CONTRADICTION and n in starts:
+                d["role"] = Role.PREMISE
+        sub.graph["premises"] = [str(n) for n, d in sub.nodes(data=True) if d.get("role") == Role.PREMISE]
+        # the outer literals it starts from are part of the name: two branches of one chain
+        # may turn the same candidate off by nested chains from different literals, and the
+        # checker takes the in-edges of one name as one rule with one nested proof
+        via = f"{p.nested.name}: +{candidate(p.cell, p.value)} from {' '.join(str(_plit(q)) for q in p.parents)}"
         if len(_SUBPROOFS) > 2000:
             _SUBPROOFS.clear()
         got = _SUBPROOFS[key] = (via, nx.freeze(sub))

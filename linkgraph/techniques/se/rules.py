@@ -337,51 +337,85 @@ def aligned_exclusions(board: Board, degree: int) -> Iterator[Hint]:
     rating = 6.2 if degree == 2 else 7.5
     tech = "aligned-pair-exclusion" if degree == 2 else "aligned-triplet-exclusion"
     excl_sets = {c: set(v) for c, v in excl.items()}
-    for i0, i1 in colex(2, len(base)):
+    pairs = _colex_pairs(len(base))
+    for i0, i1 in pairs:
         c0, c1 = base[i0], base[i1]
+        both = excl_sets[c0] & excl_sets[c1]
         if degree == 2:
-            tails = [()]
-        else:
-            twin = dict.fromkeys(excl[c0])
-            twin.update(dict.fromkeys(excl[c1]))
-            area = [c for c in twin if c in base_set and c != c0 and c != c1]
-            if len(area) < degree - 2:
+            if len(both) < 2:
                 continue
-            tails = [tuple(area[j] for j in t) for t in colex(degree - 2, len(area))]
-        for tail in tails:
-            cells = (c0, c1, *tail)
-            common = [e for e in excl[c0] if all(e in excl_sets[c] for c in cells[1:])]
+            removable = _exclusion(cands, (c0, c1), both)
+            if removable:
+                yield Hint(name, tech, rating, removable)
+            continue
+        twin = dict.fromkeys(excl[c0])
+        twin.update(dict.fromkeys(excl[c1]))
+        for c2 in twin:
+            if c2 not in base_set or c2 == c0 or c2 == c1:
+                continue
+            common = both & excl_sets[c2]
             if len(common) < 2:
                 continue
-            removable = _exclusion(cands, cells, common)
+            removable = _exclusion(cands, (c0, c1, c2), common)
             if removable:
                 yield Hint(name, tech, rating, removable)
 
 
-def _exclusion(cands: list[int], cells: tuple[int, ...], common: list[int]) -> dict[int, int]:
-    """Digits of `cells` in no allowed combination (see `aligned_exclusions`)."""
-    n = len(cells)
+def _colex_pairs(n: int) -> list[tuple[int, int]]:
+    got = _PAIRS.get(n)
+    if got is None:
+        got = _PAIRS[n] = colex(2, n)
+    return got
+
+
+_PAIRS: dict[int, list[tuple[int, int]]] = {}
+
+
+def _exclusion(cands: list[int], cells: tuple[int, ...], common) -> dict[int, int]:
+    """Digits of `cells` in no allowed combination (see `aligned_exclusions`): a combination
+    is allowed unless two cells that see each other hold the same digit, or it holds every
+    digit of a common excluder."""
     masks = [cands[e] for e in common]
-    sees = [[cells[b] in PEERS[cells[a]] for b in range(n)] for a in range(n)]
-    allowed = [0] * n
     digit_lists = [bits(cands[c]) for c in cells]
-
-    def rec(i: int, chosen: list[int], used: int) -> None:
-        if i == n:
-            for m in masks:
-                if m & ~used == 0:
-                    return
-            for j in range(n):
-                allowed[j] |= 1 << chosen[j]
-            return
-        for d in digit_lists[i]:
-            if any(chosen[j] == d and sees[j][i] for j in range(i)):
-                continue
-            chosen.append(d)
-            rec(i + 1, chosen, used | 1 << d)
-            chosen.pop()
-
-    rec(0, [], 0)
+    if len(cells) == 2:
+        c0, c1 = cells
+        see01 = c1 in PEERS[c0]
+        a0 = a1 = 0
+        for d0 in digit_lists[0]:
+            b0 = 1 << d0
+            for d1 in digit_lists[1]:
+                if see01 and d0 == d1:
+                    continue
+                used = b0 | 1 << d1
+                for m in masks:
+                    if m & ~used == 0:
+                        break
+                else:
+                    a0 |= b0
+                    a1 |= 1 << d1
+        allowed = (a0, a1)
+    else:
+        c0, c1, c2 = cells
+        see01, see02, see12 = c1 in PEERS[c0], c2 in PEERS[c0], c2 in PEERS[c1]
+        a0 = a1 = a2 = 0
+        for d0 in digit_lists[0]:
+            b0 = 1 << d0
+            for d1 in digit_lists[1]:
+                if see01 and d0 == d1:
+                    continue
+                u01 = b0 | 1 << d1
+                for d2 in digit_lists[2]:
+                    if (see02 and d2 == d0) or (see12 and d2 == d1):
+                        continue
+                    used = u01 | 1 << d2
+                    for m in masks:
+                        if m & ~used == 0:
+                            break
+                    else:
+                        a0 |= b0
+                        a1 |= 1 << d1
+                        a2 |= 1 << d2
+        allowed = (a0, a1, a2)
     out = {}
     for j, c in enumerate(cells):
         rest = cands[c] & ~allowed[j]

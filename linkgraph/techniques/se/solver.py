@@ -25,6 +25,7 @@ from linkgraph.grid import Grid
 from linkgraph.techniques.se import rules
 from linkgraph.techniques.se.board import Board
 from linkgraph.techniques.se.chaining import Chaining
+from linkgraph.techniques.se.fast import FastChaining, Shared
 from linkgraph.techniques.se.hints import Hint
 
 __all__ = ["Producer", "RateResult", "first_hint", "producers", "rate", "se_rating_text"]
@@ -44,20 +45,29 @@ def _uniqueness(kind: str) -> Callable[[Board], Iterator[Hint]]:
     return unique_loop_hints if kind == "loop" else bug_hints
 
 
-def producers(*, max_level: int = 5) -> tuple[Producer, ...]:
-    """SE's producers in order; the nested levels above `max_level` are left out."""
+def producers(*, max_level: int = 5, fast: bool = True) -> tuple[Producer, ...]:
+    """SE's producers in order; the nested levels above `max_level` are left out. With `fast`
+    the chaining producers share their work (`linkgraph.techniques.se.fast`; same hints),
+    else they are SE's literal search (`linkgraph.techniques.se.chaining`)."""
     out = [Producer(n, f) for n, f in rules.DIRECT_RULES]
     for name, f in rules.INDIRECT_RULES:
         if f is None:
             f = _uniqueness("loop" if name == "Unique Loop" else "bug")
         out.append(Producer(name, f))
+    if fast:
+        shared = Shared()
+
+        def make(**flags) -> Chaining:
+            return FastChaining(shared=shared, **flags)
+    else:
+        make = Chaining
     chains = [
-        Chaining(),
+        make(),
         None,
-        Chaining(nishio=True, dynamic=True),
-        Chaining(multiple=True),
-        Chaining(multiple=True, dynamic=True),
-        *(Chaining(multiple=True, dynamic=True, level=n) for n in range(1, max_level + 1)),
+        make(nishio=True, dynamic=True),
+        make(multiple=True),
+        make(multiple=True, dynamic=True),
+        *(make(multiple=True, dynamic=True, level=n) for n in range(1, max_level + 1)),
     ]
     for ch in chains:
         if ch is None:
@@ -99,7 +109,7 @@ def se_rating_text(value: float) -> str:
 
 
 def rate(grid: Grid, *, max_level: int = 5, deadline: float | None = None,
-         progress: Callable[[Hint], None] | None = None) -> RateResult:
+         progress: Callable[[Hint], None] | None = None, fast: bool = True) -> RateResult:
     """Walk SE's path from `grid` and return ER/EP/ED (serate's ``getDifficulty``).
 
     A puzzle SE cannot solve rates 20.0 (serate's value). `deadline` (a `time.monotonic`
@@ -107,7 +117,7 @@ def rate(grid: Grid, *, max_level: int = 5, deadline: float | None = None,
     """
     start = time.perf_counter()
     board = Board.from_grid(grid)
-    prods = producers(max_level=max_level)
+    prods = producers(max_level=max_level, fast=fast)
     difficulty = float("-inf")
     pearl = diamond = 0.0
     hints: list[Hint] = []

@@ -1,0 +1,743 @@
+"""The chaining producers of `linkgraph.techniques.se.chaining`, with the work levels share.
+
+`Chaining` follows SE's search literally: every level propagates every premise from scratch,
+and at every quiescence runs its nested rules again. The results here are the same (same
+hints, complexities and order: `tests/techniques/se/test_fast.py` compares them on many
+positions), with three kinds of saving:
+
+- **Continuation across levels.** A nested level runs, at each quiescence, its rules in a
+  fixed order and uses the first that yields something. The rule lists of levels 2 and 3
+  extend level 1's, level 3's extends level 2's, level 4's extends level 1's and level 5's
+  extends level 4's (`PARENT`). So on one grid, the propagation of a premise at level L is
+  the propagation at its parent level up to that propagation's last quiescence (where every
+  parent rule found nothing), and goes on from there with L's extra rules only. SE runs the
+  levels in order on the same grid, each only when the previous found nothing, so the
+  parent's propagations are always there to go on from; level 1 goes on from the dynamic
+  chains (level 0), which have no nested rules.
+- **Nested rule results by grid state.** What a nested rule yields depends only on the grid
+  the outer chain started from and the reduced grid; results are kept per (rule, reduced
+  grid) for the whole of one grid's search, shared by premises and levels.
+- **Searching only where SE can find something.** A nested rule runs on a grid reduced from
+  one where the same rule, run at the outer level, found nothing. Nested Forcing Chains &
+  Cycles (`NestedStatic`) start only from potentials that reach a strong link the outer grid
+  lacks; nested Multiple Forcing Chains (`NestedMultiple`) first find, from every
+  candidate's closure at once, the cells and regions whose premises share a consequence;
+  nested Dynamic Forcing Chains (`NestedDynamic`) take the outer grid's propagation of a
+  premise as it is when nothing it looked at lost a candidate.
+
+Examples
+--------
+>>> from linkgraph.techniques.se.board import Board
+>>> from linkgraph.techniques.se.fast import FastChaining, Shared
+>>> board = Board.from_grid(lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)))
+>>> shared = Shared()
+>>> hint = FastChaining(multiple=True, dynamic=True, shared=shared).hints(board)[0]
+>>> hint.name, round(hint.difficulty, 1)
+('Dynamic Region Forcing Chains', 8.5)
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from linkgraph.techniques.se import bitrules
+from linkgraph.techniques.se.board import CELL_REGIONS, PEER_CAUSES, REGION_CELLS, Board, bits, popcount
+from linkgraph.techniques.se.chaining import (
+    ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links, reversed_cycle,
+    static_cycles, static_forcing,
+)
+
+__all__ = ["PARENT", "FastChaining", "NestedDynamic", "Shared"]
+
+#: The level whose rule list each nested level extends, and how many rules they share.
+PARENT: dict[int, tuple[int, int]] = {1: (0, 0), 2: (1, 4), 3: (2, 5), 4: (1, 4), 5: (4, 5)}
+
+
+class _Run:
+    """One finished propagation: the ON and OFF potentials (dicts key -> Potential, in SE's
+    order), the contradiction (None or the (ON, OFF) pair) and the candidates at the end."""
+
+    __slots__ = ("to_on", "to_off", "absurd", "cands", "_touch")
+
+    def __init__(self, to_on: dict, to_off: dict, absurd, cands: list[int] | None):
+        self.to_on = to_on
+        self.to_off = to_off
+        self.absurd = absurd
+        self.cands = cands
+        self._touch = None
+
+    def touch(self) -> tuple[int, int]:
+        """The cells (bit ``c``) and region places (bit ``r * 10 + d``) this propagation looked
+        at: the cell and the three regions' places of the digit of every potential it holds."""
+        if self._touch is None:
+            cells = places = 0
+            for key in (*self.to_on, *self.to_off):
+                cell, value = divmod(key >> 1, 10)
+                cells |= 1 << cell
+                for r in CELL_REGIONS[cell]:
+                    places |= 1 << r * 10 + value
+            self._touch = (cells, places)
+        return self._touch
+
+
+class Shared:
+    """What the dynamic producers of one search share on one grid: each level's finished
+    propagations by premise key (for the next level to go on from), and the nested rules'
+    results by (rule name, reduced grid). Everything is dropped when the grid changes."""
+
+    def __init__(self) -> None:
+        self.state: tuple | None = None
+        self.runs: dict[int, dict[int, _Run]] = {}
+        self.rules: dict[tuple, list] = {}
+
+    def enter(self, state: tuple) -> None:
+        if state != self.state:
+            self.state = state
+            self.runs.clear()
+            self.rules.clear()
+
+
+class FastChaining(Chaining):
+    """A `Chaining` producer that shares work through `shared` (see the module docstring).
+
+    Without `shared`, or for the static and Nishio producers, it is `Chaining` with the
+    nested producers' existence test only."""
+
+    def __init__(self, *, multiple: bool = False, dynamic: bool = False, nishio: bool = False, level: int = 0,
+                 shared: Shared | None = None):
+        super().__init__(multiple=multiple, dynamic=dynamic, nishio=nishio, level=level)
+        self.shared = shared
+        self._parent: dict[int, _Run] | None = None
+        self._store: dict[int, _Run] | None = None
+        self._rule_cache: dict | None = None
+        self._named_rules = None
+
+    # ---- entry ------------------------------------------------------------------------
+    def hints(self, board: Board, *, source: list[int] | None = None) -> list[ChainHint]:
+        shared = self.shared
+        if shared is None or not (self.multiple and self.dynamic) or self.nishio:
+            return super().hints(board, source=source)
+        state = board.state()
+        cached = self._cache.get(state)
+        if cached is not None:
+            return cached
+        shared.enter(state)
+        if self.level >= 1:
+            self._parent = shared.runs.get(PARENT[self.level][0])
+        self._store = shared.runs[self.level] = {}
+        self._rule_cache = shared.rules
+        try:
+            return super().hints(board, source=source)
+        finally:
+            self._parent = self._store = self._rule_cache = None
+
+    # ---- premises -----------------------------------------------------------------------
+    def _premise(self, board: Board, cell: int, value: int, on: bool) -> _Run:
+        """The propagation of (cell, value) ON or OFF, going on from the parent level's."""
+        key = (cell * 10 + value) * 2 + on
+        parent = self._parent.get(key) if self._parent is not None else None
+        if parent is not None:
+            if parent.absurd is not None:
+                run = parent
+            else:
+                run = self._go_on(board, parent)
+        else:
+            p = Potential(cell, value, on)
+            to_on, to_off = ({p.key: p}, {}) if on else ({}, {p.key: p})
+            absurd, cands = self._propagate(board, to_on, to_off)
+            run = _Run(to_on, to_off, absurd, cands)
+        if self._store is not None:
+            self._store[key] = run
+        return run
+
+    def _propagate_on(self, board, cell, value, memo):
+        key = cell * 10 + value
+        got = memo.get(key)
+        if got is None:
+            run = self._premise(board, cell, value, True)
+            got = memo[key] = (run.to_on, run.to_off, run.absurd)
+        return got
+
+    def _binary(self, board, p_on, p_off, result, do_double, do_contra, memo):
+        on_to_on, on_to_off, absurd = self._propagate_on(board, p_on.cell, p_on.value, memo)
+        p_on = on_to_on[p_on.key]
+        if do_contra and absurd is not None:
+            result.append(ChainHint(self, "binary", {p_on.cell: 1 << p_on.value}, [absurd[0], absurd[1]],
+                                    source=p_on, absurd=True))
+        run = self._premise(board, p_off.cell, p_off.value, False)
+        off_to_on, off_to_off, absurd = run.to_on, run.to_off, run.absurd
+        p_off = off_to_off[p_off.key]
+        if do_contra and absurd is not None:
+            removable = board.cands[p_off.cell] & ~(1 << p_off.value)
+            if removable:
+                result.append(ChainHint(self, "binary", {p_off.cell: removable}, [absurd[0], absurd[1]],
+                                        source=p_off, absurd=True, cell=p_off.cell, value=p_off.value))
+        if do_double:
+            for k, p in on_to_on.items():
+                q = off_to_on.get(k)
+                if q is not None:
+                    removable = board.cands[p.cell] & ~(1 << p.value)
+                    if removable:
+                        result.append(ChainHint(self, "binary", {p.cell: removable}, [p, q], source=p_on,
+                                                cell=p.cell, value=p.value))
+            for k, p in on_to_off.items():
+                q = off_to_off.get(k)
+                if q is not None:
+                    result.append(ChainHint(self, "binary", {q.cell: 1 << q.value}, [p, q], source=p_off))
+        return on_to_on, on_to_off
+
+    # ---- the propagation ------------------------------------------------------------------
+    def propagate(self, board: Board, to_on: dict, to_off: dict):
+        return self._propagate(board, to_on, to_off)[0]
+
+    def _go_on(self, board: Board, parent: _Run) -> _Run:
+        """The parent level's finished propagation `parent`, continued with this level's rules
+        that its own list lacks, from its last quiescence."""
+        save = list(board.cands)
+        board.restore(parent.cands)
+        try:
+            extra = self._advanced(board, save, parent.to_off, PARENT[self.level][1])
+        finally:
+            board.restore(save)
+        fresh = [q for q in extra if q.key not in parent.to_off]
+        if not fresh:
+            return parent
+        to_on, to_off = dict(parent.to_on), dict(parent.to_off)
+        pending_off = deque()
+        for q in fresh:
+            if q.key not in to_off:
+                to_off[q.key] = q
+                pending_off.append(q)
+        absurd, cands = self._propagate(board, to_on, to_off, start=(parent.cands, pending_off))
+        return _Run(to_on, to_off, absurd, cands)
+
+    def _propagate(self, board: Board, to_on: dict, to_off: dict, start=None):
+        """SE's ``doChaining`` (see `Chaining.propagate`); returns (contradiction or None, the
+        candidates at the end). `start`: (candidates, pending OFF queue) to go on from."""
+        save = list(board.cands)
+        y = not self.nishio
+        dynamic = self.dynamic
+        level = self.level
+        cands = board.cands
+        try:
+            if start is None:
+                pending_on = deque(to_on.values())
+                pending_off = deque(to_off.values())
+            else:
+                board.restore(start[0])
+                pending_on = deque()
+                pending_off = start[1]
+            while pending_on or pending_off:
+                if pending_on:
+                    p = pending_on.popleft()
+                    cell, value = p.cell, p.value
+                    if y:
+                        for v in bits(cands[cell]):
+                            if v != value:
+                                k = (cell * 10 + v) * 2
+                                if k + 1 in to_on:
+                                    return (to_on[k + 1], Potential(cell, v, False, [p], CELL)), None
+                                if k not in to_off:
+                                    q = Potential(cell, v, False, [p], CELL)
+                                    to_off[k] = q
+                                    pending_off.append(q)
+                    bit = 1 << value
+                    for c, cause in PEER_CAUSES[cell]:
+                        if cands[c] & bit:
+                            k = (c * 10 + value) * 2
+                            if k + 1 in to_on:
+                                return (to_on[k + 1], Potential(c, value, False, [p], cause)), None
+                            if k not in to_off:
+                                q = Potential(c, value, False, [p], cause)
+                                to_off[k] = q
+                                pending_off.append(q)
+                else:
+                    p = pending_off.popleft()
+                    ons = self._off_to_on(board, p, save if dynamic else None, to_off, y, True)
+                    if dynamic:
+                        board.remove(p.cell, p.value)
+                    for q in ons:
+                        k = q.key - 1
+                        if k in to_off:
+                            return (q, to_off[k]), None
+                        if q.key not in to_on:
+                            to_on[q.key] = q
+                            pending_on.append(q)
+                if level > 0 and not pending_on and not pending_off:
+                    for q in self._advanced(board, save, to_off):
+                        if q.key not in to_off:
+                            to_off[q.key] = q
+                            pending_off.append(q)
+            return None, list(cands)
+        finally:
+            board.restore(save)
+
+    # ---- nested rules ------------------------------------------------------------------------
+    def _rule_list(self):
+        """The nested rules as (name, function (board, source, changed keys, changed cells))."""
+        if self._named_rules is None:
+            rules = [
+                ("lock", lambda b, s, ch, cc: bitrules.lockings(b, changed=ch)),
+                ("hidden2", lambda b, s, ch, cc: bitrules.hidden_pairs(b, changed=ch)),
+                ("naked2", lambda b, s, ch, cc: bitrules.naked_pairs(b, changed_cells=cc)),
+                ("fish2", lambda b, s, ch, cc: bitrules.fish2(b, changed=ch)),
+            ]
+            top = self.level <= 4
+            if self.level < 4:
+                if self.level >= 2:
+                    inner = NestedStatic() if top else Chaining()
+                    rules.append(("fc", lambda b, s, ch, cc, inner=inner: inner.hints(b, source=s if top else None)))
+                if self.level >= 3:
+                    inner3 = NestedMultiple(multiple=True)
+                    rules.append(("mfc", lambda b, s, ch, cc, inner=inner3: inner.hints(b)))
+            else:
+                inner4 = NestedDynamic(self.shared)
+                rules.append(("dfc", lambda b, s, ch, cc, inner=inner4: inner.hints(b, source=s)))
+                if self.level >= 5:
+                    inner5 = FastChaining(multiple=True, dynamic=True, level=self.level - 3)
+                    rules.append((f"dfc{self.level - 3}", lambda b, s, ch, cc, inner=inner5: inner.hints(b)))
+            self._named_rules = rules
+        return self._named_rules
+
+    def _advanced(self, board: Board, save: list[int], to_off: dict, start: int = 0) -> list[Potential]:
+        """OFF potentials from the nested rules from index `start` on (SE's
+        ``getAdvancedPotentials``; the rules before `start` are known to find nothing)."""
+        result: list[Potential] = []
+        cache = self._rule_cache
+        source = Source(save)
+        cands = board.cands
+        state = None
+        changed = changed_cells = None
+        for name, rule in self._rule_list()[start:]:
+            found = None
+            if cache is not None:
+                if state is None:
+                    state = (tuple(save), tuple(cands))
+                found = cache.get((name, state))
+            if found is None:
+                if changed is None:
+                    changed_cells = {c for c in range(81) if save[c] != cands[c]}
+                    changed = set()
+                    for c in changed_cells:
+                        for v in bits(save[c] & ~cands[c]):
+                            for r in CELL_REGIONS[c]:
+                                changed.add(r * 10 + v)
+                found = []
+                for hint in rule(board, save, changed, changed_cells):
+                    parents = hint.rule_parents(source, board)
+                    if parents:
+                        found.append((hint, parents))
+                if cache is not None:
+                    cache[(name, state)] = found
+            if found:
+                for hint, parents in found:
+                    nested = hint if isinstance(hint, ChainHint) else None
+                    real = [to_off[(c * 10 + v) * 2] for c, v in parents if (c * 10 + v) * 2 in to_off]
+                    for c in sorted(hint.removable, key=lambda c: (c % 9, c // 9)):
+                        for v in bits(hint.removable[c]):
+                            result.append(Potential(c, v, False, list(real), ADVANCED, nested,
+                                                    None if nested is not None else hint))
+                break
+        return result
+
+
+def _from_new_links(board: Board, source: list[int], links: StaticLinks, y: bool, x: bool) -> set[int]:
+    """The potential keys reached, in the static links of `board` (Y-links with `y`, strong
+    X-links with `x`), from an ON potential that a strong link `source` lacks turns on."""
+    cands = board.cands
+    count = board.count
+    heads = []
+    if y:
+        for c in range(81):
+            m = cands[c]
+            if popcount(m) == 2 and popcount(source[c]) > 2:
+                heads.extend((c * 10 + v) * 2 + 1 for v in bits(m))
+    if x:
+        for r in range(27):
+            for v in range(1, 10):
+                if count[r * 10 + v] == 2:
+                    bit = 1 << v
+                    if sum(1 for c in REGION_CELLS[r] if source[c] & bit) > 2:
+                        heads.extend((c * 10 + v) * 2 + 1 for c in REGION_CELLS[r] if cands[c] & bit)
+    seen = set(heads)
+    todo = list(heads)
+    while todo:
+        k = todo.pop()
+        nxt = links.on_next(k, y) if k & 1 else links.off_next(k, y, x)
+        for q, _ in nxt:
+            if q not in seen:
+                seen.add(q)
+                todo.append(q)
+    return seen
+
+
+class NestedStatic(Chaining):
+    """Forcing Chains & Cycles nested in a chain whose search started from a grid (`source`)
+    on which they found nothing: every chain or cycle with eliminations on the reduced grid
+    then passes a strong link `source` lacks (else it would have been found on `source`), so
+    a search starts only from a potential that reaches such a link and whose chain end can be
+    reached from one. Without `source` it is `Chaining`."""
+
+    def hints(self, board: Board, *, source: list[int] | None = None) -> list[ChainHint]:
+        if source is None:
+            return super().hints(board)
+        state = board.state()
+        cached = self._cache.get(state)
+        if cached is not None:
+            return cached
+        links = StaticLinks(board)
+        result: list[ChainHint] = []
+        for y, x in ((False, True), (True, False), (True, True)):
+            back = reaching_new_links(board, source, y, x)
+            if not back:
+                continue
+            ahead = _from_new_links(board, source, links, y, x)
+            reach = _OnReach(board, links, y, x)
+            for cell in range(81):
+                if board.values[cell] == 0:
+                    card = popcount(board.cands[cell])
+                    if card > 1 and (card == 2 or x):
+                        for value in bits(board.cands[cell]):
+                            on = (cell * 10 + value) * 2 + 1
+                            self._search(board, links, cell, value, result, y, x,
+                                         cycle=on in back and on in ahead and reach.on_cycle(on),
+                                         from_on=x and on in back and on - 1 in ahead and reach.on_forcing(on),
+                                         from_off=x and on - 1 in back and on in ahead and reach.off_forcing(on))
+        result.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
+        seen = set()
+        out = []
+        for h in result:
+            k = h.removable_key()
+            if k not in seen:
+                seen.add(k)
+                out.append(h)
+        if len(self._cache) > 4096:
+            self._cache.clear()
+        self._cache[state] = out
+        return out
+
+    def _search(self, board, links, cell, value, result, y, x, *, cycle, from_on, from_off) -> None:
+        """`Chaining._unary` from the starts the filter lets through."""
+        src_on = (cell * 10 + value) * 2 + 1
+        cycles: list[Potential] = []
+        chains: list[Potential] = []
+        if cycle:
+            static_cycles(links, src_on, y, x, cycles)
+        if x:
+            found: set[int] = set()
+            if from_on:
+                static_forcing(links, src_on, y, chains, found)
+            if from_off:
+                static_forcing(links, src_on - 1, y, chains, found)
+        for dst_on in cycles:
+            hint = self._cycle_hint(board, dst_on, reversed_cycle(dst_on), y, x)
+            if hint.is_worth():
+                result.append(hint)
+        for target in chains:
+            if target.on:
+                removable = {target.cell: board.cands[target.cell] & ~(1 << target.value)}
+                if not removable[target.cell]:
+                    continue
+                hint = ChainHint(self, "forcing", removable, [target], is_x=x, is_y=y, cell=target.cell,
+                                 value=target.value)
+            else:
+                hint = ChainHint(self, "forcing", {target.cell: 1 << target.value}, [target], is_x=x, is_y=y)
+            result.append(hint)
+
+
+class _OnReach:
+    """Reachability between ON potentials in the static links of one grid and mode: the graph
+    whose edges go from an ON potential to each ON potential that an OFF one it turns off turns
+    on, cut into strongly connected components (Tarjan), with each component's descendants
+    as a bit mask. It answers, for every start at once, whether SE's searches can find
+    anything: a forcing chain needs the start's negation to be reachable, a cycle needs the
+    start on a cycle of at least two such steps."""
+
+    def __init__(self, board: Board, links: StaticLinks, y: bool, x: bool, potentials: bool = False):
+        self.links, self.y, self.x = links, y, x
+        cands = board.cands
+        count = board.count
+        # the OFF potentials that turn something on: a digit of a cell holding two (Y), a
+        # place of a digit holding two places in a region (X)
+        strong: dict[int, None] = {}
+        if y:
+            for c in range(81):
+                m = cands[c]
+                if m and m & (m - 1) and not (m & (m - 1)) & ((m & (m - 1)) - 1):
+                    for v in bits(m):
+                        strong[(c * 10 + v) * 2] = None
+        if x:
+            for r in range(27):
+                base = r * 10
+                for v in range(1, 10):
+                    if count[base + v] == 2:
+                        bit = 1 << v
+                        for c in REGION_CELLS[r]:
+                            if cands[c] & bit:
+                                strong[(c * 10 + v) * 2] = None
+        # an ON potential turns an OFF one off exactly when the OFF one's ON turns the first
+        # one off (weak links go both ways)
+        succ: dict[int, list[int]] = {}
+        for o in strong:
+            heads = [v for v, _ in links.off_next(o, y, x)]
+            for u, _ in links.on_next(o | 1, y):
+                got = succ.get(u | 1)
+                if got is None:
+                    succ[u | 1] = list(heads)
+                else:
+                    got.extend(heads)
+        self.succ = succ
+        nodes = list(succ)
+        # Tarjan's components, iteratively; components come out sinks first
+        index: dict[int, int] = {}
+        low: dict[int, int] = {}
+        comp: dict[int, int] = {}
+        sizes: list[int] = []
+        stack: list[int] = []
+        on_stack: set[int] = set()
+        counter = 0
+        for root in nodes:
+            if root in index:
+                continue
+            work = [(root, 0)]
+            index[root] = low[root] = counter
+            counter += 1
+            stack.append(root)
+            on_stack.add(root)
+            while work:
+                u, i = work[-1]
+                nxt = succ.get(u, ())
+                if i < len(nxt):
+                    work[-1] = (u, i + 1)
+                    v = nxt[i]
+                    if v not in index:
+                        index[v] = low[v] = counter
+                        counter += 1
+                        stack.append(v)
+                        on_stack.add(v)
+                        work.append((v, 0))
+                    elif v in on_stack and index[v] < low[u]:
+                        low[u] = index[v]
+                    continue
+                work.pop()
+                if work:
+                    w = work[-1][0]
+                    if low[u] < low[w]:
+                        low[w] = low[u]
+                if low[u] == index[u]:
+                    cid = len(sizes)
+                    n = 0
+                    while True:
+                        v = stack.pop()
+                        on_stack.discard(v)
+                        comp[v] = cid
+                        n += 1
+                        if v == u:
+                            break
+                    sizes.append(n)
+        # descendants of each component (sinks first, so successors are done before)
+        desc = [0] * len(sizes)
+        members: list[list[int]] = [[] for _ in sizes]
+        for v, cid in comp.items():
+            members[cid].append(v)
+        for cid in range(len(sizes)):
+            d = 1 << cid
+            for v in members[cid]:
+                for w in succ.get(v, ()):
+                    cw = comp[w]
+                    if cw != cid:
+                        d |= desc[cw]
+            desc[cid] = d
+        self.comp, self.sizes, self.desc = comp, sizes, desc
+        if potentials:
+            # the potentials each component reaches, as bits at their keys: its ON members,
+            # what they turn off, and what its successor components reach
+            pots = [0] * len(sizes)
+            for cid in range(len(sizes)):
+                d = 0
+                for v in members[cid]:
+                    d |= 1 << v
+                    for o, _ in links.on_next(v, y):
+                        d |= 1 << o
+                    for w in succ.get(v, ()):
+                        cw = comp[w]
+                        if cw != cid:
+                            d |= pots[cw]
+                pots[cid] = d
+            self.pots = pots
+
+    def closure(self, on: int) -> int:
+        """The potentials (bits at their keys) that ON `on` leads to, itself included."""
+        cid = self.comp.get(on)
+        if cid is not None:
+            return self.pots[cid]
+        d = 1 << on
+        for o, _ in self.links.on_next(on, self.y):
+            d |= 1 << o
+        return d
+
+    def reaches(self, u: int, v: int) -> bool:
+        """Whether ON `v` is reachable from ON `u` (in zero or more steps)."""
+        if u == v:
+            return True
+        comp = self.comp
+        cu = comp.get(u)
+        cv = comp.get(v)
+        return cu is not None and cv is not None and bool(self.desc[cu] >> cv & 1)
+
+    def on_cycle(self, on: int) -> bool:
+        cid = self.comp.get(on)
+        return cid is not None and self.sizes[cid] > 1
+
+    def on_forcing(self, on: int) -> bool:
+        """Whether ON `on` reaches an ON potential that turns it off: the ON potentials that
+        turn its candidate off are those whose candidates it turns off (weak links go both
+        ways)."""
+        for o, _ in self.links.on_next(on, self.y):
+            if self.reaches(on, o | 1):
+                return True
+        return False
+
+    def off_forcing(self, on: int) -> bool:
+        """Whether OFF `on - 1` reaches ON `on`: an ON potential it turns on reaches it."""
+        for v, _ in self.links.off_next(on - 1, self.y, self.x):
+            if self.reaches(v, on):
+                return True
+        return False
+
+
+class NestedMultiple(Chaining):
+    """Multiple Forcing Chains (static) that first find, from every candidate's closure at
+    once (`_OnReach`), the cells and regions whose premises share a consequence; SE's
+    propagations run only for those, and its hints are built from them as SE builds them.
+
+    The closures are exact when no premise leads to a contradiction (SE stops a premise's
+    propagation at its first contradiction, in its own order); if one does (its closure
+    holds its own negation), SE's whole search runs."""
+
+    def _multiple_chains(self, board: Board) -> list[ChainHint]:
+        if self.dynamic or self.nishio:
+            return super()._multiple_chains(board)
+        cands = board.cands
+        values = board.values
+        links = StaticLinks(board)
+        reach = _OnReach(board, links, True, True, potentials=True)
+        closure: dict[int, int] = {}
+        for c in range(81):
+            for v in bits(cands[c]):
+                on = (c * 10 + v) * 2 + 1
+                got = closure[on] = reach.closure(on)
+                if got >> (on - 1) & 1:
+                    return super()._multiple_chains(board)
+        result: list[ChainHint] = []
+        memo: dict[int, tuple] = {}
+        for cell in range(81):
+            if values[cell] != 0 or popcount(cands[cell]) <= 2:
+                continue
+            common = -1
+            for value in bits(cands[cell]):
+                common &= closure[(cell * 10 + value) * 2 + 1]
+                for r in CELL_REGIONS[cell]:
+                    pos = board.positions(r, value)
+                    if len(pos) < 2 or pos[0] != cell:
+                        continue
+                    inter = -1
+                    for c in pos:
+                        inter &= closure[(c * 10 + value) * 2 + 1]
+                    if inter:
+                        self._one_region(board, result, cell, value, r, pos, memo)
+            if common:
+                value_to_on, value_to_off = {}, {}
+                cell_to_on = cell_to_off = None
+                for value in bits(cands[cell]):
+                    on_to_on, on_to_off, _ = self._propagate_on(board, cell, value, memo)
+                    value_to_on[value] = on_to_on
+                    value_to_off[value] = on_to_off
+                    if cell_to_on is None:
+                        cell_to_on, cell_to_off = dict(on_to_on), dict(on_to_off)
+                    else:
+                        cell_to_on = {k: v for k, v in cell_to_on.items() if k in on_to_on}
+                        cell_to_off = {k: v for k, v in cell_to_off.items() if k in on_to_off}
+                for outcomes, chosen in ((value_to_on, cell_to_on), (value_to_off, cell_to_off)):
+                    for p in chosen.values():
+                        targets = [outcomes[v][p.key] for v in bits(cands[cell])]
+                        hint = self._reduction_hint(board, "cell", p, targets, house=None)
+                        if hint is not None:
+                            result.append(hint)
+        return result
+
+    def _one_region(self, board, result, cell, value, r, pos, memo) -> None:
+        """`Chaining._region_chains` for one region."""
+        pos_on, pos_off = {}, {}
+        region_on = region_off = None
+        for c in pos:
+            o_on, o_off, _ = self._propagate_on(board, c, value, memo)
+            pos_on[c], pos_off[c] = o_on, o_off
+            if region_on is None:
+                region_on, region_off = dict(o_on), dict(o_off)
+            else:
+                region_on = {k: v for k, v in region_on.items() if k in o_on}
+                region_off = {k: v for k, v in region_off.items() if k in o_off}
+        for outcomes, chosen in ((pos_on, region_on), (pos_off, region_off)):
+            for p in chosen.values():
+                targets = [outcomes[c][p.key] for c in pos]
+                hint = self._reduction_hint(board, "region", p, targets, house=r, digit=value)
+                if hint is not None:
+                    result.append(hint)
+
+
+class NestedDynamic(Chaining):
+    """Dynamic Forcing Chains nested in the chains of levels 4 and 5, reusing the outer grid's
+    propagations.
+
+    The nested rule runs on a grid reduced from the one the outer search started from
+    (`source`), where the dynamic chains (level 0) have already propagated every premise
+    (``shared.runs[0]``). A propagation only ever looks at the cell and the three regions'
+    places of the digit of each potential it reaches; when none of those lost a candidate in
+    the reduction, the propagation on the reduced grid makes the same steps in the same order,
+    so the outer one is taken as it is. Other premises are propagated afresh. Without
+    `shared` or `source` it is `Chaining`.
+    """
+
+    def __init__(self, shared: Shared | None = None):
+        super().__init__(multiple=True, dynamic=True)
+        self.shared = shared
+        self._outer: tuple | None = None
+        self.reused = self.propagated = 0
+
+    def hints(self, board: Board, *, source: list[int] | None = None) -> list[ChainHint]:
+        shared = self.shared
+        runs = None
+        if source is not None and shared is not None and shared.state is not None and shared.state[1] == tuple(source):
+            runs = shared.runs.get(0)
+        if not runs:
+            return super().hints(board)
+        cells = places = 0
+        cands = board.cands
+        for c in range(81):
+            gone = source[c] & ~cands[c]
+            if gone:
+                cells |= 1 << c
+                for v in bits(gone):
+                    for r in CELL_REGIONS[c]:
+                        places |= 1 << r * 10 + v
+        self._outer = (runs, cells, places)
+        try:
+            return super().hints(board)
+        finally:
+            self._outer = None
+
+    def propagate(self, board: Board, to_on: dict, to_off: dict):
+        outer = self._outer
+        if outer is not None and len(to_on) + len(to_off) == 1:
+            (start,) = (*to_on, *to_off)
+            run = outer[0].get(start)
+            if run is not None:
+                cells, places = run.touch()
+                if not cells & outer[1] and not places & outer[2]:
+                    self.reused += 1
+                    to_on.update(run.to_on)
+                    to_off.update(run.to_off)
+                    return run.absurd
+        self.propagated += 1
+        return super().propagate(board, to_on, to_off)
