@@ -256,16 +256,10 @@ class Grid:
     def place(self, cands: Iterable[Candidate]) -> Grid:
         """A new grid with each of `cands` placed: its cell keeps only its digit and the
         digit leaves the cell's peers."""
-        g = self.geometry
         new = self.cands.copy()
         placed = self.placed.copy()
-        for cand in cands:
-            i = g.cell_index(cand.cell)
-            new[i] = False
-            new[i, cand.digit - 1] = True
-            new[g.peer_lists[i], cand.digit - 1] = False
-            placed[i] = True
-        return Grid(g, new, self.givens, placed)
+        _place_into(self.geometry, new, placed, cands)
+        return Grid(self.geometry, new, self.givens, placed)
 
     def apply(self, step: Step) -> Grid:
         """A new grid with the step's eliminations made and placements placed.
@@ -278,12 +272,7 @@ class Grid:
         for cand in step.eliminations:
             flat[g.index(cand)] = False
         placed = self.placed.copy()
-        for cand in step.placements:
-            i = g.cell_index(cand.cell)
-            new[i] = False
-            new[i, cand.digit - 1] = True
-            new[g.peer_lists[i], cand.digit - 1] = False
-            placed[i] = True
+        _place_into(g, new, placed, step.placements)
         return Grid(g, new, self.givens, placed)
 
     def with_live(self, live: np.ndarray) -> Grid:
@@ -435,3 +424,14 @@ def cached(kind: object, grid: Grid, make):
     else:
         _CACHE.move_to_end(key)
     return hit
+
+
+def _place_into(g: Geometry, new: np.ndarray, placed: np.ndarray, cands: Iterable[Candidate]) -> None:
+    """Place each of `cands` in the arrays `new` (live candidates, cell x digit) and `placed`:
+    its cell keeps only its digit and the digit leaves the cell's peers."""
+    for cand in cands:
+        i = g.cell_index(cand.cell)
+        new[i] = False
+        new[i, cand.digit - 1] = True
+        new[g.peer_lists[i], cand.digit - 1] = False
+        placed[i] = True
