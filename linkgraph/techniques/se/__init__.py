@@ -18,10 +18,12 @@ flags (multiple, dynamic, Nishio), nesting levels, complexity and choice of hint
               aligned exclusion)
     chaining  the chaining producers: cycles and forcing chains, Nishio, multiple, dynamic,
               and nested forcing chains with their levels
+    kernel    compiled (numba) reachability in SE's static links, the filters of the
+              nested chains
     solver    the solve loop: the first producer that finds anything supplies the step;
               ER, EP and ED as serate reports them
     proof     a hint as a `linkgraph.steps.Step` whose proof graph the checker replays
 
-It may import the foundation (`linkgraph.grid`, `model`, `steps`, `geometry`), `nets`
+It may import the foundation (`linkgraph.grid`, `model`, `steps`, `geometry`), numpy and numba, `nets`
 (the propagation used to write a nested chain's sub-proof) and its own modules.
 """

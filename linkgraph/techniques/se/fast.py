@@ -40,14 +40,16 @@ from __future__ import annotations
 
 from collections import deque
 
-from linkgraph.techniques.se import bitrules
+import numpy as np
+
+from linkgraph.techniques.se import bitrules, kernel
 from linkgraph.techniques.se.board import CELL_REGIONS, PEER_CAUSES, REGION_CELLS, Board, bits, popcount
 from linkgraph.techniques.se.chaining import (
     ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links, reversed_cycle,
     static_cycles, static_forcing,
 )
 
-__all__ = ["PARENT", "FastChaining", "NestedDynamic", "Shared"]
+__all__ = ["PARENT", "FastChaining", "NestedDynamic", "Shared", "static_starts_reference"]
 
 #: The level whose rule list each nested level extends, and how many rules they share.
 PARENT: dict[int, tuple[int, int]] = {1: (0, 0), 2: (1, 4), 3: (2, 5), 4: (1, 4), 5: (4, 5)}
@@ -371,6 +373,30 @@ def _from_new_links(board: Board, source: list[int], links: StaticLinks, y: bool
     return seen
 
 
+def static_starts_reference(board: Board, source: list[int], y: bool, x: bool) -> dict[int, int]:
+    """`linkgraph.techniques.se.kernel.static_starts` in Python, kept as its oracle: the
+    flags (``kernel.CYCLE | FROM_ON | FROM_OFF``) of every ON key that has any, from the
+    graph walks of `reaching_new_links`, `_from_new_links` and `_OnReach`."""
+    out: dict[int, int] = {}
+    back = reaching_new_links(board, source, y, x)
+    if not back:
+        return out
+    links = StaticLinks(board)
+    ahead = _from_new_links(board, source, links, y, x)
+    reach = _OnReach(board, links, y, x)
+    for cell in range(81):
+        card = popcount(board.cands[cell])
+        if card > 1 and (card == 2 or x):
+            for value in bits(board.cands[cell]):
+                on = (cell * 10 + value) * 2 + 1
+                f = (kernel.CYCLE * (on in back and on in ahead and reach.on_cycle(on))
+                     | kernel.FROM_ON * (x and on in back and on - 1 in ahead and reach.on_forcing(on))
+                     | kernel.FROM_OFF * (x and on - 1 in back and on in ahead and reach.off_forcing(on)))
+                if f:
+                    out[on] = f
+    return out
+
+
 class NestedStatic(Chaining):
     """Forcing Chains & Cycles nested in a chain whose search started from a grid (`source`)
     on which they found nothing: every chain or cycle with eliminations on the reduced grid
@@ -388,21 +414,13 @@ class NestedStatic(Chaining):
         links = StaticLinks(board)
         result: list[ChainHint] = []
         for y, x in ((False, True), (True, False), (True, True)):
-            back = reaching_new_links(board, source, y, x)
-            if not back:
-                continue
-            ahead = _from_new_links(board, source, links, y, x)
-            reach = _OnReach(board, links, y, x)
-            for cell in range(81):
+            flags = kernel.static_starts(board.cands, board.count, source, y, x)
+            for on in np.flatnonzero(flags).tolist():
+                f = int(flags[on])
+                cell, value = divmod(on >> 1, 10)
                 if board.values[cell] == 0:
-                    card = popcount(board.cands[cell])
-                    if card > 1 and (card == 2 or x):
-                        for value in bits(board.cands[cell]):
-                            on = (cell * 10 + value) * 2 + 1
-                            self._search(board, links, cell, value, result, y, x,
-                                         cycle=on in back and on in ahead and reach.on_cycle(on),
-                                         from_on=x and on in back and on - 1 in ahead and reach.on_forcing(on),
-                                         from_off=x and on - 1 in back and on in ahead and reach.off_forcing(on))
+                    self._search(board, links, cell, value, result, y, x, cycle=bool(f & kernel.CYCLE),
+                                 from_on=bool(f & kernel.FROM_ON), from_off=bool(f & kernel.FROM_OFF))
         result.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
         seen = set()
         out = []

@@ -1,0 +1,334 @@
+"""Compiled reachability in SE's static links, for the nested chains' filters (numba).
+
+A nested Forcing Chains & Cycles search (`linkgraph.techniques.se.fast.NestedStatic`) runs
+on a reduced grid at every quiescence of every premise of levels 2 and 3, and almost always
+finds nothing. What decides whether a start can find anything is reachability in the
+static links of the reduced grid: whether it reaches a strong link the outer grid lacks,
+whether that link reaches its chain end, whether it lies on a cycle of ON potentials. In
+Python these graph walks were most of a level-2 or level-3 search; here they are one
+compiled pass over arrays per grid and mode.
+
+The links (SE's, as in `linkgraph.techniques.se.chaining.StaticLinks`): an ON potential
+turns OFF the other digits of its cell (Y-links, with `y`) and the other places of its digit
+in its block, row and column; an OFF potential turns ON the other digit of a cell holding
+two (with `y`) and the other place of a digit holding two places in a region (with `x`).
+A potential's key is ``(cell * 10 + digit) * 2 + on``.
+
+numba compiles on first use and caches the machine code beside this file (``cache=True``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, REGION_CELLS
+
+__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "static_starts"]
+
+#: Flags of a start in `static_starts`' output.
+CYCLE, FROM_ON, FROM_OFF = 1, 2, 4
+
+_REGION_CELLS = np.array(REGION_CELLS, dtype=np.int64)
+_CELL_REGIONS = np.array(CELL_REGIONS, dtype=np.int64)
+_HOUSE_CELLS = np.array(HOUSE_CELLS, dtype=np.int64)
+_KEYS = 1620
+
+
+@njit(cache=True, nogil=True)
+def _popcount(m):  # pragma: no cover (compiled)
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _links(cands, count, y, x, region_cells, cell_regions, house_cells):  # pragma: no cover (compiled)
+    """The static links as CSR arrays over keys: (start, targets)."""
+    start = np.zeros(_KEYS + 1, dtype=np.int64)
+    targets = np.empty(81 * 9 * 30, dtype=np.int64)
+    n = 0
+    for key in range(_KEYS):
+        start[key] = n
+        cv = key >> 1
+        cell = cv // 10
+        v = cv % 10
+        if cell >= 81 or v == 0:
+            continue
+        m = cands[cell]
+        bit = 1 << v
+        if not m & bit:
+            continue
+        if key & 1:
+            if y:
+                for w in range(1, 10):
+                    if w != v and m >> w & 1:
+                        targets[n] = (cell * 10 + w) * 2
+                        n += 1
+            for i in range(20):
+                o = house_cells[cell, i]
+                if cands[o] & bit:
+                    targets[n] = (o * 10 + v) * 2
+                    n += 1
+        else:
+            if y and _popcount(m) == 2:
+                for w in range(1, 10):
+                    if w != v and m >> w & 1:
+                        targets[n] = (cell * 10 + w) * 2 + 1
+                        n += 1
+            if x:
+                for t in range(3):
+                    r = cell_regions[cell, t]
+                    if count[r * 10 + v] == 2:
+                        for i in range(9):
+                            o = region_cells[r, i]
+                            if o != cell and cands[o] & bit:
+                                targets[n] = (o * 10 + v) * 2 + 1
+                                n += 1
+    start[_KEYS] = n
+    return start, targets[:n]
+
+
+@njit(cache=True, nogil=True)
+def _entries(cands, count, source, y, x, region_cells):  # pragma: no cover (compiled)
+    """The candidates (``cell * 10 + digit``) of the strong links `source` lacks: a cell holding
+    two digits that held more (with `y`), a digit holding two places in a region where it
+    held more (with `x`)."""
+    out = np.empty(81 * 9 * 3, dtype=np.int64)
+    n = 0
+    if y:
+        for c in range(81):
+            m = cands[c]
+            if _popcount(m) == 2 and _popcount(source[c]) > 2:
+                for v in range(1, 10):
+                    if m >> v & 1:
+                        out[n] = c * 10 + v
+                        n += 1
+    if x:
+        for r in range(27):
+            for v in range(1, 10):
+                if count[r * 10 + v] == 2:
+                    bit = 1 << v
+                    s = 0
+                    for i in range(9):
+                        if source[region_cells[r, i]] & bit:
+                            s += 1
+                    if s > 2:
+                        for i in range(9):
+                            c = region_cells[r, i]
+                            if cands[c] & bit:
+                                out[n] = c * 10 + v
+                                n += 1
+    return out[:n]
+
+
+@njit(cache=True, nogil=True)
+def _walk(seen, todo, n, start, targets):  # pragma: no cover (compiled)
+    """Mark in `seen` everything reachable from the `n` keys on the stack `todo`."""
+    while n:
+        n -= 1
+        k = todo[n]
+        for j in range(start[k], start[k + 1]):
+            q = targets[j]
+            if not seen[q]:
+                seen[q] = True
+                todo[n] = q
+                n += 1
+
+
+@njit(cache=True, nogil=True)
+def _static_starts(cands, count, source, y, x, region_cells, cell_regions, house_cells):  # pragma: no cover
+    flags = np.zeros(_KEYS, dtype=np.int8)
+    entries = _entries(cands, count, source, y, x, region_cells)
+    if entries.shape[0] == 0:
+        return flags
+    start, targets = _links(cands, count, y, x, region_cells, cell_regions, house_cells)
+    # the reverse links
+    rstart = np.zeros(_KEYS + 1, dtype=np.int64)
+    for j in range(targets.shape[0]):
+        rstart[targets[j] + 1] += 1
+    for k in range(_KEYS):
+        rstart[k + 1] += rstart[k]
+    rtargets = np.empty(targets.shape[0], dtype=np.int64)
+    fill = rstart[:_KEYS].copy()
+    for k in range(_KEYS):
+        for j in range(start[k], start[k + 1]):
+            q = targets[j]
+            rtargets[fill[q]] = k
+            fill[q] += 1
+    # back: the keys from which an OFF entry is reached; ahead: the keys an ON entry reaches
+    todo = np.empty(_KEYS * 2, dtype=np.int64)
+    back = np.zeros(_KEYS, dtype=np.bool_)
+    n = 0
+    for e in entries:
+        if not back[e * 2]:
+            back[e * 2] = True
+            todo[n] = e * 2
+            n += 1
+    _walk(back, todo, n, rstart, rtargets)
+    ahead = np.zeros(_KEYS, dtype=np.bool_)
+    n = 0
+    for e in entries:
+        if not ahead[e * 2 + 1]:
+            ahead[e * 2 + 1] = True
+            todo[n] = e * 2 + 1
+            n += 1
+    _walk(ahead, todo, n, start, targets)
+    # the graph of ON potentials: ON a -> ON h when a turns some OFF o off that turns h on
+    ostart = np.zeros(_KEYS + 1, dtype=np.int64)
+    m = 0
+    for k in range(1, _KEYS, 2):
+        for j in range(start[k], start[k + 1]):
+            o = targets[j]
+            m += start[o + 1] - start[o]
+    otargets = np.empty(m, dtype=np.int64)
+    m = 0
+    for k in range(_KEYS):
+        ostart[k] = m
+        if k & 1:
+            for j in range(start[k], start[k + 1]):
+                o = targets[j]
+                for i in range(start[o], start[o + 1]):
+                    otargets[m] = targets[i]
+                    m += 1
+    ostart[_KEYS] = m
+    # Tarjan's strongly connected components, iteratively; components come out sinks first
+    index = np.full(_KEYS, -1, dtype=np.int64)
+    low = np.zeros(_KEYS, dtype=np.int64)
+    comp = np.full(_KEYS, -1, dtype=np.int64)
+    on_stack = np.zeros(_KEYS, dtype=np.bool_)
+    stack = np.empty(_KEYS, dtype=np.int64)
+    work_node = np.empty(_KEYS, dtype=np.int64)
+    work_pos = np.empty(_KEYS, dtype=np.int64)
+    sizes = np.zeros(_KEYS, dtype=np.int64)
+    ncomp = 0
+    counter = 0
+    sp = 0
+    for root in range(1, _KEYS, 2):
+        if index[root] >= 0 or ostart[root] == ostart[root + 1]:
+            continue
+        wp = 0
+        work_node[0] = root
+        work_pos[0] = ostart[root]
+        wp = 1
+        index[root] = counter
+        low[root] = counter
+        counter += 1
+        stack[sp] = root
+        sp += 1
+        on_stack[root] = True
+        while wp:
+            u = work_node[wp - 1]
+            i = work_pos[wp - 1]
+            if i < ostart[u + 1]:
+                work_pos[wp - 1] = i + 1
+                v = otargets[i]
+                if index[v] < 0:
+                    index[v] = counter
+                    low[v] = counter
+                    counter += 1
+                    stack[sp] = v
+                    sp += 1
+                    on_stack[v] = True
+                    work_node[wp] = v
+                    work_pos[wp] = ostart[v]
+                    wp += 1
+                elif on_stack[v] and index[v] < low[u]:
+                    low[u] = index[v]
+                continue
+            wp -= 1
+            if wp:
+                w = work_node[wp - 1]
+                if low[u] < low[w]:
+                    low[w] = low[u]
+            if low[u] == index[u]:
+                while True:
+                    sp -= 1
+                    v = stack[sp]
+                    on_stack[v] = False
+                    comp[v] = ncomp
+                    sizes[ncomp] += 1
+                    if v == u:
+                        break
+                ncomp += 1
+    # each component's descendants as bit rows (sinks first, so successors are done before)
+    words = (ncomp + 63) // 64
+    desc = np.zeros((max(ncomp, 1), max(words, 1)), dtype=np.uint64)
+    for k in range(1, _KEYS, 2):
+        c = comp[k]
+        if c >= 0:
+            desc[c, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    for c in range(ncomp):
+        for k in range(1, _KEYS, 2):
+            if comp[k] == c:
+                for j in range(ostart[k], ostart[k + 1]):
+                    cw = comp[otargets[j]]
+                    if cw != c:
+                        for w in range(words):
+                            desc[c, w] |= desc[cw, w]
+    # the starts SE's searches can find something from
+    for cell in range(81):
+        mk = cands[cell]
+        card = _popcount(mk)
+        if card < 2 or (card > 2 and not x):
+            continue
+        for v in range(1, 10):
+            if not mk >> v & 1:
+                continue
+            on = (cell * 10 + v) * 2 + 1
+            f = 0
+            c_on = comp[on]
+            if back[on] and ahead[on] and c_on >= 0 and sizes[c_on] > 1:
+                f |= 1
+            if x and back[on] and ahead[on - 1] and c_on >= 0:
+                # an ON potential that turns `on` off is reachable from `on`
+                for j in range(start[on], start[on + 1]):
+                    t = comp[targets[j] | 1]
+                    if t >= 0 and desc[c_on, t >> 6] >> np.uint64(t & 63) & np.uint64(1):
+                        f |= 2
+                        break
+            if x and back[on - 1] and ahead[on] and c_on >= 0:
+                # an ON potential that OFF `on - 1` turns on reaches `on`
+                for j in range(start[on - 1], start[on]):
+                    h = targets[j]
+                    if h == on:
+                        f |= 4
+                        break
+                    t = comp[h]
+                    if t >= 0 and desc[t, c_on >> 6] >> np.uint64(c_on & 63) & np.uint64(1):
+                        f |= 4
+                        break
+            flags[on] = f
+    return flags
+
+
+def static_starts(cands, count, source, y: bool, x: bool) -> np.ndarray:
+    """For every ON key of a candidate of `cands` in a cell of two or more digits (two only
+    without `x`), the searches of SE's Forcing Chains & Cycles that can find something on the
+    grid `cands` (with its place counts `count`) that they could not on `source`, as flags:
+    `CYCLE` (the start lies on a cycle of ON potentials through such a strong link),
+    `FROM_ON` and `FROM_OFF` (a forcing chain from the start ON or OFF can pass one and
+    reach its end). An int8 array of 1620 flags by key; all zero when `cands` has no strong
+    link `source` lacks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from linkgraph.techniques.se.board import Board
+    >>> from linkgraph.techniques.se.kernel import static_starts
+    >>> cands = [0] * 81
+    >>> cands[0] = cands[1] = cands[9] = cands[10] = 0b110  # digits 1 and 2 in r1c1, r1c2, r2c1, r2c2
+    >>> board = Board(cands, [0] * 81)
+    >>> source = list(cands)
+    >>> source[0] |= 0b1000  # r1c1 held a 3 as well: its strong Y-link is new
+    >>> flags = static_starts(board.cands, board.count, source, True, False)
+    >>> [int(k) for k in np.flatnonzero(flags)]  # all 8 ON potentials lie on a Y-cycle
+    [3, 5, 23, 25, 183, 185, 203, 205]
+    >>> from linkgraph.techniques.se.kernel import CYCLE
+    >>> set(flags[np.flatnonzero(flags)].tolist()) == {CYCLE}
+    True
+    """
+    return _static_starts(np.asarray(cands, dtype=np.int64), np.asarray(count, dtype=np.int64),
+                          np.asarray(source, dtype=np.int64), y, x, _REGION_CELLS, _CELL_REGIONS, _HOUSE_CELLS)
