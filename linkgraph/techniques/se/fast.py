@@ -49,7 +49,7 @@ from linkgraph.techniques.se.chaining import (
     static_cycles, static_forcing,
 )
 
-__all__ = ["PARENT", "FastChaining", "NestedDynamic", "Shared", "static_starts_reference"]
+__all__ = ["PARENT", "FastChaining", "NestedDynamic", "Shared", "multiple_starts_reference", "static_starts_reference"]
 
 #: The level whose rule list each nested level extends, and how many rules they share.
 PARENT: dict[int, tuple[int, int]] = {1: (0, 0), 2: (1, 4), 3: (2, 5), 4: (1, 4), 5: (4, 5)}
@@ -624,6 +624,40 @@ class _OnReach:
         return False
 
 
+def multiple_starts_reference(board: Board) -> tuple[int | None, list[int], list[int]]:
+    """`linkgraph.techniques.se.kernel.multiple_starts` in Python, kept as its oracle, from
+    the closures of `_OnReach`: (the first ON key whose closure holds its own OFF, or None;
+    the cells; the ``region * 10 + digit`` places)."""
+    reach = _OnReach(board, StaticLinks(board), True, True, potentials=True)
+    cands = board.cands
+    closure: dict[int, int] = {}
+    for c in range(81):
+        for v in bits(cands[c]):
+            on = (c * 10 + v) * 2 + 1
+            got = closure[on] = reach.closure(on)
+            if got >> (on - 1) & 1:
+                return on, [], []
+    cells = []
+    for cell in range(81):
+        if popcount(cands[cell]) > 2:
+            common = -1
+            for v in bits(cands[cell]):
+                common &= closure[(cell * 10 + v) * 2 + 1]
+            if common:
+                cells.append(cell)
+    places = []
+    for r in range(27):
+        for v in range(1, 10):
+            pos = board.positions(r, v)
+            if len(pos) >= 2:
+                inter = -1
+                for c in pos:
+                    inter &= closure[(c * 10 + v) * 2 + 1]
+                if inter:
+                    places.append(r * 10 + v)
+    return None, cells, places
+
+
 class NestedMultiple(Chaining):
     """Multiple Forcing Chains (static) that first find, from every candidate's closure at
     once (`_OnReach`), the cells and regions whose premises share a consequence; SE's
@@ -638,33 +672,25 @@ class NestedMultiple(Chaining):
             return super()._multiple_chains(board)
         cands = board.cands
         values = board.values
-        links = StaticLinks(board)
-        reach = _OnReach(board, links, True, True, potentials=True)
-        closure: dict[int, int] = {}
-        for c in range(81):
-            for v in bits(cands[c]):
-                on = (c * 10 + v) * 2 + 1
-                got = closure[on] = reach.closure(on)
-                if got >> (on - 1) & 1:
-                    return super()._multiple_chains(board)
+        absurd, cell_ok, place_ok = kernel.multiple_starts(cands, board.count)
+        if absurd:
+            return super()._multiple_chains(board)
+        cell_ok = cell_ok.tolist()
+        place_ok = place_ok.tolist()
         result: list[ChainHint] = []
         memo: dict[int, tuple] = {}
         for cell in range(81):
             if values[cell] != 0 or popcount(cands[cell]) <= 2:
                 continue
-            common = -1
             for value in bits(cands[cell]):
-                common &= closure[(cell * 10 + value) * 2 + 1]
                 for r in CELL_REGIONS[cell]:
+                    if not place_ok[r * 10 + value]:
+                        continue
                     pos = board.positions(r, value)
                     if len(pos) < 2 or pos[0] != cell:
                         continue
-                    inter = -1
-                    for c in pos:
-                        inter &= closure[(c * 10 + value) * 2 + 1]
-                    if inter:
-                        self._one_region(board, result, cell, value, r, pos, memo)
-            if common:
+                    self._one_region(board, result, cell, value, r, pos, memo)
+            if cell_ok[cell]:
                 value_to_on, value_to_off = {}, {}
                 cell_to_on = cell_to_off = None
                 for value in bits(cands[cell]):

@@ -24,7 +24,7 @@ from numba import njit
 
 from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, REGION_CELLS
 
-__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "static_starts"]
+__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "multiple_starts", "static_starts"]
 
 #: Flags of a start in `static_starts`' output.
 CYCLE, FROM_ON, FROM_OFF = 1, 2, 4
@@ -139,44 +139,9 @@ def _walk(seen, todo, n, start, targets):  # pragma: no cover (compiled)
 
 
 @njit(cache=True, nogil=True)
-def _static_starts(cands, count, source, y, x, region_cells, cell_regions, house_cells):  # pragma: no cover
-    flags = np.zeros(_KEYS, dtype=np.int8)
-    entries = _entries(cands, count, source, y, x, region_cells)
-    if entries.shape[0] == 0:
-        return flags
-    start, targets = _links(cands, count, y, x, region_cells, cell_regions, house_cells)
-    # the reverse links
-    rstart = np.zeros(_KEYS + 1, dtype=np.int64)
-    for j in range(targets.shape[0]):
-        rstart[targets[j] + 1] += 1
-    for k in range(_KEYS):
-        rstart[k + 1] += rstart[k]
-    rtargets = np.empty(targets.shape[0], dtype=np.int64)
-    fill = rstart[:_KEYS].copy()
-    for k in range(_KEYS):
-        for j in range(start[k], start[k + 1]):
-            q = targets[j]
-            rtargets[fill[q]] = k
-            fill[q] += 1
-    # back: the keys from which an OFF entry is reached; ahead: the keys an ON entry reaches
-    todo = np.empty(_KEYS * 2, dtype=np.int64)
-    back = np.zeros(_KEYS, dtype=np.bool_)
-    n = 0
-    for e in entries:
-        if not back[e * 2]:
-            back[e * 2] = True
-            todo[n] = e * 2
-            n += 1
-    _walk(back, todo, n, rstart, rtargets)
-    ahead = np.zeros(_KEYS, dtype=np.bool_)
-    n = 0
-    for e in entries:
-        if not ahead[e * 2 + 1]:
-            ahead[e * 2 + 1] = True
-            todo[n] = e * 2 + 1
-            n += 1
-    _walk(ahead, todo, n, start, targets)
-    # the graph of ON potentials: ON a -> ON h when a turns some OFF o off that turns h on
+def _on_graph(start, targets):  # pragma: no cover (compiled)
+    """The graph of ON potentials as CSR arrays: ON a -> ON h when a turns OFF some o that
+    turns h on."""
     ostart = np.zeros(_KEYS + 1, dtype=np.int64)
     m = 0
     for k in range(1, _KEYS, 2):
@@ -194,7 +159,13 @@ def _static_starts(cands, count, source, y, x, region_cells, cell_regions, house
                     otargets[m] = targets[i]
                     m += 1
     ostart[_KEYS] = m
-    # Tarjan's strongly connected components, iteratively; components come out sinks first
+    return ostart, otargets
+
+
+@njit(cache=True, nogil=True)
+def _components(ostart, otargets):  # pragma: no cover (compiled)
+    """Tarjan's strongly connected components of the ON graph, iteratively, numbered sinks
+    first: (component by key or -1, sizes, count, keys by component, their starts)."""
     index = np.full(_KEYS, -1, dtype=np.int64)
     low = np.zeros(_KEYS, dtype=np.int64)
     comp = np.full(_KEYS, -1, dtype=np.int64)
@@ -209,7 +180,6 @@ def _static_starts(cands, count, source, y, x, region_cells, cell_regions, house
     for root in range(1, _KEYS, 2):
         if index[root] >= 0 or ostart[root] == ostart[root + 1]:
             continue
-        wp = 0
         work_node[0] = root
         work_pos[0] = ostart[root]
         wp = 1
@@ -253,21 +223,71 @@ def _static_starts(cands, count, source, y, x, region_cells, cell_regions, house
                     if v == u:
                         break
                 ncomp += 1
+    mstart = np.zeros(ncomp + 1, dtype=np.int64)
+    for c in range(ncomp):
+        mstart[c + 1] = mstart[c] + sizes[c]
+    members = np.empty(max(mstart[ncomp], 1), dtype=np.int64)
+    fill = mstart[:ncomp].copy()
+    for k in range(_KEYS):
+        c = comp[k]
+        if c >= 0:
+            members[fill[c]] = k
+            fill[c] += 1
+    return comp, sizes, ncomp, members, mstart
+
+
+@njit(cache=True, nogil=True)
+def _static_starts(cands, count, source, y, x, region_cells, cell_regions, house_cells):  # pragma: no cover
+    flags = np.zeros(_KEYS, dtype=np.int8)
+    entries = _entries(cands, count, source, y, x, region_cells)
+    if entries.shape[0] == 0:
+        return flags
+    start, targets = _links(cands, count, y, x, region_cells, cell_regions, house_cells)
+    # the reverse links
+    rstart = np.zeros(_KEYS + 1, dtype=np.int64)
+    for j in range(targets.shape[0]):
+        rstart[targets[j] + 1] += 1
+    for k in range(_KEYS):
+        rstart[k + 1] += rstart[k]
+    rtargets = np.empty(targets.shape[0], dtype=np.int64)
+    fill = rstart[:_KEYS].copy()
+    for k in range(_KEYS):
+        for j in range(start[k], start[k + 1]):
+            q = targets[j]
+            rtargets[fill[q]] = k
+            fill[q] += 1
+    # back: the keys from which an OFF entry is reached; ahead: the keys an ON entry reaches
+    todo = np.empty(_KEYS * 2, dtype=np.int64)
+    back = np.zeros(_KEYS, dtype=np.bool_)
+    n = 0
+    for e in entries:
+        if not back[e * 2]:
+            back[e * 2] = True
+            todo[n] = e * 2
+            n += 1
+    _walk(back, todo, n, rstart, rtargets)
+    ahead = np.zeros(_KEYS, dtype=np.bool_)
+    n = 0
+    for e in entries:
+        if not ahead[e * 2 + 1]:
+            ahead[e * 2 + 1] = True
+            todo[n] = e * 2 + 1
+            n += 1
+    _walk(ahead, todo, n, start, targets)
+    ostart, otargets = _on_graph(start, targets)
+    comp, sizes, ncomp, members, mstart = _components(ostart, otargets)
     # each component's descendants as bit rows (sinks first, so successors are done before)
     words = (ncomp + 63) // 64
     desc = np.zeros((max(ncomp, 1), max(words, 1)), dtype=np.uint64)
-    for k in range(1, _KEYS, 2):
-        c = comp[k]
-        if c >= 0:
-            desc[c, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
     for c in range(ncomp):
-        for k in range(1, _KEYS, 2):
-            if comp[k] == c:
-                for j in range(ostart[k], ostart[k + 1]):
-                    cw = comp[otargets[j]]
-                    if cw != c:
-                        for w in range(words):
-                            desc[c, w] |= desc[cw, w]
+        desc[c, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+        for i in range(mstart[c], mstart[c + 1]):
+            k = members[i]
+            for j in range(ostart[k], ostart[k + 1]):
+                cw = comp[otargets[j]]
+                if cw != c:
+                    for w in range(words):
+                        desc[c, w] |= desc[cw, w]
     # the starts SE's searches can find something from
     for cell in range(81):
         mk = cands[cell]
@@ -332,3 +352,99 @@ def static_starts(cands, count, source, y: bool, x: bool) -> np.ndarray:
     """
     return _static_starts(np.asarray(cands, dtype=np.int64), np.asarray(count, dtype=np.int64),
                           np.asarray(source, dtype=np.int64), y, x, _REGION_CELLS, _CELL_REGIONS, _HOUSE_CELLS)
+
+
+@njit(cache=True, nogil=True)
+def _multiple_starts(cands, count, region_cells, cell_regions, house_cells):  # pragma: no cover (compiled)
+    cell_ok = np.zeros(81, dtype=np.bool_)
+    place_ok = np.zeros(270, dtype=np.bool_)
+    start, targets = _links(cands, count, True, True, region_cells, cell_regions, house_cells)
+    ostart, otargets = _on_graph(start, targets)
+    comp, sizes, ncomp, members, mstart = _components(ostart, otargets)
+    kw = (_KEYS + 63) // 64
+    one = np.uint64(1)
+    # what each component leads to: its members, what they turn off, what its successors lead to
+    pots = np.zeros((max(ncomp, 1), kw), dtype=np.uint64)
+    for c in range(ncomp):
+        for i in range(mstart[c], mstart[c + 1]):
+            k = members[i]
+            pots[c, k >> 6] |= one << np.uint64(k & 63)
+            for j in range(start[k], start[k + 1]):
+                o = targets[j]
+                pots[c, o >> 6] |= one << np.uint64(o & 63)
+            for j in range(ostart[k], ostart[k + 1]):
+                cw = comp[otargets[j]]
+                if cw != c:
+                    for w in range(kw):
+                        pots[c, w] |= pots[cw, w]
+    # every candidate's closure (ON key -> row)
+    closure = np.zeros((_KEYS, kw), dtype=np.uint64)
+    for cell in range(81):
+        mk = cands[cell]
+        for v in range(1, 10):
+            if not mk >> v & 1:
+                continue
+            on = (cell * 10 + v) * 2 + 1
+            c = comp[on]
+            if c >= 0:
+                closure[on] = pots[c]
+            else:
+                closure[on, on >> 6] |= one << np.uint64(on & 63)
+                for j in range(start[on], start[on + 1]):
+                    o = targets[j]
+                    closure[on, o >> 6] |= one << np.uint64(o & 63)
+            if closure[on, (on - 1) >> 6] >> np.uint64((on - 1) & 63) & one:
+                return True, cell_ok, place_ok
+    acc = np.empty(kw, dtype=np.uint64)
+    for cell in range(81):
+        mk = cands[cell]
+        if _popcount(mk) <= 2:
+            continue
+        acc[:] = ~np.uint64(0)
+        for v in range(1, 10):
+            if mk >> v & 1:
+                for w in range(kw):
+                    acc[w] &= closure[(cell * 10 + v) * 2 + 1, w]
+        for w in range(kw):
+            if acc[w]:
+                cell_ok[cell] = True
+                break
+    for r in range(27):
+        for v in range(1, 10):
+            if count[r * 10 + v] < 2:
+                continue
+            acc[:] = ~np.uint64(0)
+            bit = 1 << v
+            for i in range(9):
+                c = region_cells[r, i]
+                if cands[c] & bit:
+                    for w in range(kw):
+                        acc[w] &= closure[(c * 10 + v) * 2 + 1, w]
+            for w in range(kw):
+                if acc[w]:
+                    place_ok[r * 10 + v] = True
+                    break
+    return False, cell_ok, place_ok
+
+
+def multiple_starts(cands, count) -> tuple[bool, np.ndarray, np.ndarray]:
+    """Where SE's static Multiple Forcing Chains can find something on the grid `cands` (with
+    its place counts `count`), from every candidate's closure in the static links (Y and X):
+    ``(absurd, cells, places)``. `absurd`: some candidate's closure holds its own OFF (then
+    nothing else is computed); `cells` (81 bools): the cells of three or more digits whose
+    digits' closures share a potential; `places` (270 bools at ``region * 10 + digit``): the
+    digits of two or more places in a region whose places' closures share one.
+
+    Examples
+    --------
+    >>> from linkgraph.techniques.se.board import Board
+    >>> from linkgraph.techniques.se.kernel import multiple_starts
+    >>> cands = [0] * 81
+    >>> cands[0] = cands[1] = cands[2] = 0b110  # r1c1, r1c2, r1c3 all {1,2}: 1 in r1c1 ends in 1 out of it
+    >>> board = Board(cands, [0] * 81)
+    >>> absurd, cells, places = multiple_starts(board.cands, board.count)
+    >>> bool(absurd)
+    True
+    """
+    return _multiple_starts(np.asarray(cands, dtype=np.int64), np.asarray(count, dtype=np.int64),
+                            _REGION_CELLS, _CELL_REGIONS, _HOUSE_CELLS)

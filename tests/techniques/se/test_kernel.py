@@ -8,9 +8,12 @@ import random
 
 import numpy as np
 
+import linkgraph as lg
+
+from linkgraph.oracle import solutions
 from linkgraph.techniques.se import kernel
-from linkgraph.techniques.se.board import Board
-from linkgraph.techniques.se.fast import static_starts_reference
+from linkgraph.techniques.se.board import Board, bits
+from linkgraph.techniques.se.fast import multiple_starts_reference, static_starts_reference
 from tests.techniques.se.test_fast import _hardest, _path_boards, _reduced
 
 
@@ -51,3 +54,70 @@ def test_static_starts_by_hand():
     assert _flags(reduced, cands, True, False) == {k: kernel.CYCLE for k in (3, 5, 23, 25, 183, 185, 203, 205)}
     # X-links only: 1 and 2 hold two places in every region before and after, so no strong link is new
     assert _flags(reduced, cands, False, True) == {}
+
+
+def _revealed(puzzle: str, rnd: random.Random) -> list[Board]:
+    """Grids between `puzzle` and its solution: some of the solution's digits placed (in
+    SE's way, peers lose the digit) and the candidates static chains disprove taken out, and
+    each of those less one more candidate (often a wrong grid, where closures turn absurd)."""
+    grid = lg.Grid.parse(puzzle)
+    solution = [int(v) for v in solutions(grid, limit=1)[0]]
+    base = Board.from_grid(lg.prepare(grid))
+    out = []
+    for n in (0, 4, 8, 12, 16, 20, 25):
+        board = base.copy()
+        for c in rnd.sample([c for c in range(81) if not board.values[c]], n):
+            board.place(c, solution[c])
+        # take out what a static chain from it contradicts, as SE's earlier rules would have
+        for _ in range(200):
+            on = multiple_starts_reference(board)[0]
+            if on is None:
+                break
+            cell, digit = divmod(on >> 1, 10)
+            if not board.cands[cell] & (board.cands[cell] - 1):
+                break
+            board.remove(cell, digit)
+        out.append(board)
+        live = [(c, d) for c in range(81) for d in bits(board.cands[c]) if board.cands[c] & (board.cands[c] - 1)]
+        if live:
+            wrong = board.copy()
+            wrong.remove(*rnd.choice(live))
+            out.append(wrong)
+    return out
+
+
+def test_multiple_starts_give_the_python_closures_on_grids_toward_the_solution():
+    rnd = random.Random(12)
+    compared = absurd = cells = places = 0
+    for puzzle, *_ in _hardest()[:10]:
+        for board in _revealed(puzzle, rnd):
+            want = multiple_starts_reference(board)
+            a, c, p = kernel.multiple_starts(board.cands, board.count)
+            want = (want[0] is not None, *want[1:])
+            got = (bool(a), [] if a else [int(i) for i in np.flatnonzero(c)],
+                   [] if a else [int(i) for i in np.flatnonzero(p)])
+            assert got == want
+            compared += 1
+            absurd += want[0]
+            cells += bool(want[1])
+            places += bool(want[2])
+    assert compared > 100 and absurd > 5 and cells > 5 and places > 10, (compared, absurd, cells, places)
+
+
+def test_multiple_starts_by_hand():
+    # r1c1 = r1c2 = r1c3 = {1,2}: 1 in r1c1 turns 2 on in r1c2 and r1c3, which turns 1 on in r1c3... and off
+    cands = [0] * 81
+    cands[0] = cands[1] = cands[2] = 0b110
+    board = Board(cands, [0] * 81)
+    assert kernel.multiple_starts(board.cands, board.count)[0]
+
+    # r1c1 = {1,2,3}, r1c2 = {1,9}, r1c3 = {2,9}, r1c4 = {3,9}, r1c9 = {8,9}: each digit of r1c1 turns a 9 on
+    # in r1c2, r1c3 or r1c4, which turns 9 off in r1c9 (and 8 on): r1c1's digits share a consequence.
+    # r2c1 = {7,9} gives 9 a third place in block 1 (else 3 in r1c1 would, through r1c4 = 9, empty block 1 of 9)
+    cands = [0] * 81
+    cands[0], cands[1], cands[2], cands[3], cands[8] = 0b1110, 0b1000000010, 0b1000000100, 0b1000001000, 0b1100000000
+    cands[9] = 0b1010000000
+    board = Board(cands, [0] * 81)
+    a, c, p = kernel.multiple_starts(board.cands, board.count)
+    assert not a and np.flatnonzero(c).tolist() == [0]
+    assert multiple_starts_reference(board) == (None, [0], [])
