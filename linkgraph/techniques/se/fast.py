@@ -46,7 +46,7 @@ from linkgraph.techniques.se import bitrules, kernel
 from linkgraph.techniques.se.board import CELL_REGIONS, PEER_CAUSES, REGION_CELLS, Board, bits, popcount
 from linkgraph.techniques.se.chaining import (
     ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links, reversed_cycle,
-    static_cycles, static_forcing,
+    static_forcing,
 )
 
 __all__ = ["PARENT", "FastChaining", "NestedDynamic", "Shared", "multiple_starts_reference", "static_starts_reference"]
@@ -415,12 +415,27 @@ class NestedStatic(Chaining):
         result: list[ChainHint] = []
         for y, x in ((False, True), (True, False), (True, True)):
             flags = kernel.static_starts(board.cands, board.count, source, y, x)
-            for on in np.flatnonzero(flags).tolist():
+            starts = [on for on in np.flatnonzero(flags).tolist() if board.values[on // 20] == 0]
+            if not starts:
+                continue
+            cycles: dict[int, list[Potential]] = {}
+            srcs = [on for on in starts if flags[on] & kernel.CYCLE]
+            if srcs:
+                sources, offsets, keys, causes = kernel.static_cycles(board.cands, board.count, y, x, srcs)
+                keys, causes, offsets = keys.tolist(), causes.tolist(), offsets.tolist()
+                for i, src in enumerate(sources.tolist()):
+                    a, b = offsets[i], offsets[i + 1]
+                    k = keys[b - 1]
+                    p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [], None)
+                    for j in range(b - 2, a - 1, -1):
+                        k = keys[j]
+                        p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [p], causes[j])
+                    cycles.setdefault(src, []).append(p)
+            for on in starts:
                 f = int(flags[on])
                 cell, value = divmod(on >> 1, 10)
-                if board.values[cell] == 0:
-                    self._search(board, links, cell, value, result, y, x, cycle=bool(f & kernel.CYCLE),
-                                 from_on=bool(f & kernel.FROM_ON), from_off=bool(f & kernel.FROM_OFF))
+                self._search(board, links, cell, value, result, y, x, cycle=cycles.get(on, ()),
+                             from_on=bool(f & kernel.FROM_ON), from_off=bool(f & kernel.FROM_OFF))
         result.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
         seen = set()
         out = []
@@ -435,12 +450,11 @@ class NestedStatic(Chaining):
         return out
 
     def _search(self, board, links, cell, value, result, y, x, *, cycle, from_on, from_off) -> None:
-        """`Chaining._unary` from the starts the filter lets through."""
+        """`Chaining._unary` from the starts the filter lets through, with the cycles from the
+        start (`cycle`) found already."""
         src_on = (cell * 10 + value) * 2 + 1
-        cycles: list[Potential] = []
+        cycles = cycle  # the cycles from the start, found by kernel.static_cycles
         chains: list[Potential] = []
-        if cycle:
-            static_cycles(links, src_on, y, x, cycles)
         if x:
             found: set[int] = set()
             if from_on:

@@ -24,7 +24,7 @@ from numba import njit
 
 from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, REGION_CELLS
 
-__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "multiple_starts", "static_starts"]
+__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "multiple_starts", "static_cycles", "static_starts"]
 
 #: Flags of a start in `static_starts`' output.
 CYCLE, FROM_ON, FROM_OFF = 1, 2, 4
@@ -46,9 +46,12 @@ def _popcount(m):  # pragma: no cover (compiled)
 
 @njit(cache=True, nogil=True)
 def _links(cands, count, y, x, region_cells, cell_regions, house_cells):  # pragma: no cover (compiled)
-    """The static links as CSR arrays over keys: (start, targets)."""
+    """The static links as CSR arrays over keys, in SE's order (`StaticLinks`): (start,
+    targets, causes), a cause as in `linkgraph.techniques.se.chaining` (0 cell, 1 block, 2 row,
+    3 column)."""
     start = np.zeros(_KEYS + 1, dtype=np.int64)
     targets = np.empty(81 * 9 * 30, dtype=np.int64)
+    causes = np.empty(81 * 9 * 30, dtype=np.int64)
     n = 0
     for key in range(_KEYS):
         start[key] = n
@@ -66,17 +69,22 @@ def _links(cands, count, y, x, region_cells, cell_regions, house_cells):  # prag
                 for w in range(1, 10):
                     if w != v and m >> w & 1:
                         targets[n] = (cell * 10 + w) * 2
+                        causes[n] = 0
                         n += 1
+            block = cell_regions[cell, 0]
             for i in range(20):
                 o = house_cells[cell, i]
                 if cands[o] & bit:
                     targets[n] = (o * 10 + v) * 2
+                    causes[n] = 1 if cell_regions[o, 0] == block else (2 if o // 9 == cell // 9 else 3)
                     n += 1
         else:
+            first = n
             if y and _popcount(m) == 2:
                 for w in range(1, 10):
                     if w != v and m >> w & 1:
                         targets[n] = (cell * 10 + w) * 2 + 1
+                        causes[n] = 0
                         n += 1
             if x:
                 for t in range(3):
@@ -85,10 +93,18 @@ def _links(cands, count, y, x, region_cells, cell_regions, house_cells):  # prag
                         for i in range(9):
                             o = region_cells[r, i]
                             if o != cell and cands[o] & bit:
-                                targets[n] = (o * 10 + v) * 2 + 1
-                                n += 1
+                                q = (o * 10 + v) * 2 + 1
+                                dup = False
+                                for j in range(first, n):
+                                    if targets[j] == q:
+                                        dup = True
+                                if not dup:
+                                    targets[n] = q
+                                    causes[n] = t + 1
+                                    n += 1
+                                break
     start[_KEYS] = n
-    return start, targets[:n]
+    return start, targets[:n], causes[:n]
 
 
 @njit(cache=True, nogil=True)
@@ -242,7 +258,7 @@ def _static_starts(cands, count, source, y, x, region_cells, cell_regions, house
     entries = _entries(cands, count, source, y, x, region_cells)
     if entries.shape[0] == 0:
         return flags
-    start, targets = _links(cands, count, y, x, region_cells, cell_regions, house_cells)
+    start, targets, _ = _links(cands, count, y, x, region_cells, cell_regions, house_cells)
     # the reverse links
     rstart = np.zeros(_KEYS + 1, dtype=np.int64)
     for j in range(targets.shape[0]):
@@ -358,7 +374,7 @@ def static_starts(cands, count, source, y: bool, x: bool) -> np.ndarray:
 def _multiple_starts(cands, count, region_cells, cell_regions, house_cells):  # pragma: no cover (compiled)
     cell_ok = np.zeros(81, dtype=np.bool_)
     place_ok = np.zeros(270, dtype=np.bool_)
-    start, targets = _links(cands, count, True, True, region_cells, cell_regions, house_cells)
+    start, targets, _ = _links(cands, count, True, True, region_cells, cell_regions, house_cells)
     ostart, otargets = _on_graph(start, targets)
     comp, sizes, ncomp, members, mstart = _components(ostart, otargets)
     kw = (_KEYS + 63) // 64
@@ -448,3 +464,199 @@ def multiple_starts(cands, count) -> tuple[bool, np.ndarray, np.ndarray]:
     """
     return _multiple_starts(np.asarray(cands, dtype=np.int64), np.asarray(count, dtype=np.int64),
                             _REGION_CELLS, _CELL_REGIONS, _HOUSE_CELLS)
+
+
+@njit(cache=True, nogil=True)
+def _cycle_removes(cands, off, on, par_off, par_on, src, in_chain, marks, house_cells):  # pragma: no cover
+    """Whether the cycle closed by OFF `off` (turned off by ON `on`) into ON `src` removes
+    anything (`ChainHint` of kind cycle: a candidate outside the chain's cells seen by an ON
+    and by an OFF potential of the chain, the source at its start left out)."""
+    # the chain from its end: src (ON), off, on, par_off[on], par_on[on], ... down to the source
+    n = 0
+    chain = np.empty(2 * _KEYS, dtype=np.int64)
+    chain[n] = src
+    n += 1
+    chain[n] = off
+    n += 1
+    a = on
+    while True:
+        if par_off[a] < 0:
+            break  # a is the source: left out
+        chain[n] = a
+        n += 1
+        chain[n] = par_off[a]
+        n += 1
+        a = par_on[a]
+    # (the last ON before the source is `a`'s child... `on` itself when it is the source)
+    for i in range(n):
+        in_chain[(chain[i] >> 1) // 10] = True
+    found = False
+    for i in range(n):
+        k = chain[i]
+        cell = (k >> 1) // 10
+        v = (k >> 1) % 10
+        bit = 1 << v
+        flag = 1 if k & 1 else 2
+        for h in range(20):
+            c = house_cells[cell, h]
+            if not in_chain[c] and cands[c] & bit:
+                marks[c * 10 + v] |= flag
+                if marks[c * 10 + v] == 3:
+                    found = True
+    for i in range(n):
+        k = chain[i]
+        cell = (k >> 1) // 10
+        v = (k >> 1) % 10
+        bit = 1 << v
+        for h in range(20):
+            marks[house_cells[cell, h] * 10 + v] = 0
+        in_chain[cell] = False
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _static_cycles(cands, count, y, x, srcs, region_cells, cell_regions, house_cells):  # pragma: no cover
+    start, targets, causes = _links(cands, count, y, x, region_cells, cell_regions, house_cells)
+    par_off = np.full(_KEYS, -1, dtype=np.int64)  # ON key -> the OFF key that turned it on
+    par_on = np.zeros(_KEYS, dtype=np.int64)  # ... and that OFF's ON parent
+    par_off_cause = np.zeros(_KEYS, dtype=np.int64)
+    par_cause = np.zeros(_KEYS, dtype=np.int64)
+    to_on = np.zeros(_KEYS, dtype=np.bool_)
+    seen = np.empty(_KEYS, dtype=np.int64)
+    q_on = np.empty(_KEYS, dtype=np.int64)
+    in_chain = np.zeros(81, dtype=np.bool_)
+    marks = np.zeros(810, dtype=np.int8)
+    cap = 1 << 12
+    q_off = np.empty(cap, dtype=np.int64)
+    q_par = np.empty(cap, dtype=np.int64)
+    q_cause = np.empty(cap, dtype=np.int64)
+    out_keys = [np.int64(0) for _ in range(0)]
+    out_causes = [np.int64(0) for _ in range(0)]
+    out_start = [np.int64(0)]
+    out_src = [np.int64(0) for _ in range(0)]
+    for s in range(srcs.shape[0]):
+        src = srcs[s]
+        nseen = 1
+        seen[0] = src
+        to_on[src] = True
+        h_on = t_on = 0
+        q_on[t_on] = src
+        t_on += 1
+        t_off = 0
+        length = 0
+        while h_on < t_on or t_off:
+            length += 1
+            t_off = 0
+            while h_on < t_on:
+                p = q_on[h_on]
+                h_on += 1
+                for j in range(start[p], start[p + 1]):
+                    q = targets[j]
+                    # SE's isParent: q is not the OFF of an ON ancestor of p
+                    a = p
+                    parent = False
+                    while par_off[a] >= 0:
+                        if par_off[a] == q:
+                            parent = True
+                            break
+                        a = par_on[a]
+                    if parent:
+                        continue
+                    if t_off == cap:
+                        cap *= 2
+                        q_off2 = np.empty(cap, dtype=np.int64)
+                        q_par2 = np.empty(cap, dtype=np.int64)
+                        q_cause2 = np.empty(cap, dtype=np.int64)
+                        q_off2[:t_off] = q_off[:t_off]
+                        q_par2[:t_off] = q_par[:t_off]
+                        q_cause2[:t_off] = q_cause[:t_off]
+                        q_off, q_par, q_cause = q_off2, q_par2, q_cause2
+                    q_off[t_off] = q
+                    q_par[t_off] = p
+                    q_cause[t_off] = causes[j]
+                    t_off += 1
+            length += 1
+            for i in range(t_off):
+                off = q_off[i]
+                for j in range(start[off], start[off + 1]):
+                    q = targets[j]
+                    if length >= 4 and q == src and _cycle_removes(cands, off, q_par[i], par_off, par_on, src,
+                                                                   in_chain, marks, house_cells):
+                        out_src.append(src)
+                        out_keys.append(q)
+                        out_causes.append(causes[j])
+                        out_keys.append(off)
+                        out_causes.append(q_cause[i])
+                        a = q_par[i]
+                        while True:
+                            out_keys.append(a)
+                            if par_off[a] < 0:
+                                out_causes.append(-1)
+                                break
+                            out_causes.append(par_cause[a])
+                            out_keys.append(par_off[a])
+                            out_causes.append(par_off_cause[a])
+                            a = par_on[a]
+                        out_start.append(len(out_keys))
+                    if not to_on[q]:
+                        to_on[q] = True
+                        seen[nseen] = q
+                        nseen += 1
+                        q_on[t_on] = q
+                        t_on += 1
+                        par_off[q] = off
+                        par_on[q] = q_par[i]
+                        par_off_cause[q] = q_cause[i]
+                        par_cause[q] = causes[j]
+            t_off_done = t_off
+            t_off = 0
+            if h_on >= t_on and t_off_done == 0:
+                break
+        for i in range(nseen):
+            k = seen[i]
+            to_on[k] = False
+            par_off[k] = -1
+    n = len(out_keys)
+    keys = np.empty(n, dtype=np.int64)
+    cs = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        keys[i] = out_keys[i]
+        cs[i] = out_causes[i]
+    st = np.empty(len(out_start), dtype=np.int64)
+    for i in range(len(out_start)):
+        st[i] = out_start[i]
+    sr = np.empty(len(out_src), dtype=np.int64)
+    for i in range(len(out_src)):
+        sr[i] = out_src[i]
+    return sr, st, keys, cs
+
+
+def static_cycles(cands, count, y: bool, x: bool, srcs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """SE's ``doCycles`` (`linkgraph.techniques.se.chaining.static_cycles`) from each ON key
+    of `srcs` in turn, on the static links of `cands` (Y-links with `y`, X-links with `x`):
+    every cycle found that removes something (`ChainHint.is_worth`), in SE's order, as
+    ``(sources, starts, keys, causes)``: cycle ``i`` starts from ``sources[i]`` and is the
+    chain ``keys[starts[i]:starts[i + 1]]`` from its end (the source ON again) back to the
+    source, each key with the cause of the link into it (-1 for the source).
+
+    Examples
+    --------
+    >>> from linkgraph.techniques.se.board import Board
+    >>> from linkgraph.techniques.se.kernel import static_cycles
+    >>> cands = [0] * 81
+    >>> cands[0] = cands[1] = cands[9] = cands[10] = 0b110  # r1c1, r1c2, r2c1, r2c2 all {1,2}
+    >>> cands[2] = 0b1010  # r1c3 {1,3}: its 1 is seen by +r1c1#1 and by -r1c2#1
+    >>> board = Board(cands, [0] * 81)
+    >>> sources, starts, keys, causes = static_cycles(board.cands, board.count, True, False, [3])
+    >>> # from its end back: +r1c1#1 (cell) <- -r1c1#2 (block) <- +r1c2#2 (cell) <- -r1c2#1 (block) <- +r1c1#1
+    >>> [int(k) for k in keys[starts[0]:starts[1]]], [int(c) for c in causes[starts[0]:starts[1]]]
+    ([3, 4, 25, 22, 3], [0, 1, 0, 1, -1])
+    >>> len(sources)  # the cycles through r2c1 and r2c2 as well
+    3
+    >>> cands[2] = cands[9] = cands[10] = 0  # only r1c1 and r1c2 {1,2}: the cycle removes nothing
+    >>> board = Board(cands, [0] * 81)
+    >>> len(static_cycles(board.cands, board.count, True, False, [3])[0])
+    0
+    """
+    return _static_cycles(np.asarray(cands, dtype=np.int64), np.asarray(count, dtype=np.int64), y, x,
+                          np.asarray(srcs, dtype=np.int64), _REGION_CELLS, _CELL_REGIONS, _HOUSE_CELLS)

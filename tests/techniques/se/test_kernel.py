@@ -13,6 +13,7 @@ import linkgraph as lg
 from linkgraph.oracle import solutions
 from linkgraph.techniques.se import kernel
 from linkgraph.techniques.se.board import Board, bits
+from linkgraph.techniques.se.chaining import Chaining, StaticLinks, reversed_cycle, static_cycles
 from linkgraph.techniques.se.fast import multiple_starts_reference, static_starts_reference
 from tests.techniques.se.test_fast import _hardest, _path_boards, _reduced
 
@@ -56,7 +57,7 @@ def test_static_starts_by_hand():
     assert _flags(reduced, cands, False, True) == {}
 
 
-def _revealed(puzzle: str, rnd: random.Random) -> list[Board]:
+def _revealed(puzzle: str, rnd: random.Random, clean: bool = True) -> list[Board]:
     """Grids between `puzzle` and its solution: some of the solution's digits placed (in
     SE's way, peers lose the digit) and the candidates static chains disprove taken out, and
     each of those less one more candidate (often a wrong grid, where closures turn absurd)."""
@@ -69,7 +70,7 @@ def _revealed(puzzle: str, rnd: random.Random) -> list[Board]:
         for c in rnd.sample([c for c in range(81) if not board.values[c]], n):
             board.place(c, solution[c])
         # take out what a static chain from it contradicts, as SE's earlier rules would have
-        for _ in range(200):
+        for _ in range(200 if clean else 0):
             on = multiple_starts_reference(board)[0]
             if on is None:
                 break
@@ -121,3 +122,42 @@ def test_multiple_starts_by_hand():
     a, c, p = kernel.multiple_starts(board.cands, board.count)
     assert not a and np.flatnonzero(c).tolist() == [0]
     assert multiple_starts_reference(board) == (None, [0], [])
+
+
+def _python_cycles(board: Board, y: bool, x: bool, srcs: list[int]) -> list[tuple]:
+    """`chaining.static_cycles` from each source, keeping the cycles `ChainHint` finds worth."""
+    links = StaticLinks(board)
+    chaining = Chaining()
+    out = []
+    for src in srcs:
+        found: list = []
+        static_cycles(links, src, y, x, found)
+        for p in found:
+            if chaining._cycle_hint(board, p, reversed_cycle(p), y, x).is_worth():
+                chain = []
+                while True:
+                    chain.append((p.key, -1 if p.cause is None else p.cause))
+                    if not p.parents:
+                        break
+                    p = p.parents[0]
+                out.append((src, chain))
+    return out
+
+
+def test_static_cycles_give_ses_cycles_with_eliminations():
+    rnd = random.Random(13)
+    compared = cycles = 0
+    for puzzle, *_ in _hardest()[:4]:
+        for board in _revealed(puzzle, rnd, clean=False)[::4]:
+            srcs = [(c * 10 + v) * 2 + 1 for c in range(81) for v in bits(board.cands[c])
+                    if board.cands[c] & (board.cands[c] - 1)][::3]
+            for y, x in ((False, True), (True, False), (True, True)):
+                want = _python_cycles(board, y, x, srcs)
+                sources, starts, keys, causes = kernel.static_cycles(board.cands, board.count, y, x, srcs)
+                got = [(int(sources[i]), list(zip(keys[starts[i]:starts[i + 1]].tolist(),
+                                                  causes[starts[i]:starts[i + 1]].tolist())))
+                       for i in range(len(sources))]
+                assert got == want
+                compared += 1
+                cycles += len(want)
+    assert compared > 20 and cycles > 100, (compared, cycles)
