@@ -99,7 +99,57 @@ class Shared:
             self.rules.clear()
 
 
-class FastChaining(Chaining):
+class _KernelLoops:
+    """SE's Forcing Chains & Cycles with the cycles found by `kernel.static_cycles`: the
+    search of `Chaining._loops` and `Chaining._unary`, same hints in the same order."""
+
+    def _kernel_cycles(self, board: Board, y: bool, x: bool, srcs: list[int]) -> dict[int, list[Potential]]:
+        """The cycles that remove something from each ON key of `srcs`, as SE's potentials."""
+        cycles: dict[int, list[Potential]] = {}
+        if srcs:
+            sources, offsets, keys, causes = kernel.static_cycles(board.cands, board.count, y, x, srcs)
+            keys, causes, offsets = keys.tolist(), causes.tolist(), offsets.tolist()
+            for i, src in enumerate(sources.tolist()):
+                a, b = offsets[i], offsets[i + 1]
+                k = keys[b - 1]
+                p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [], None)
+                for j in range(b - 2, a - 1, -1):
+                    k = keys[j]
+                    p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [p], causes[j])
+                cycles.setdefault(src, []).append(p)
+        return cycles
+
+    def _search(self, board, links, cell, value, result, y, x, *, cycle, from_on, from_off) -> None:
+        """`Chaining._unary` from the starts the filter lets through, with the cycles from the
+        start (`cycle`) found already."""
+        src_on = (cell * 10 + value) * 2 + 1
+        cycles = cycle  # the cycles from the start, found by kernel.static_cycles
+        chains: list[Potential] = []
+        if x:
+            found: set[int] = set()
+            if from_on:
+                static_forcing(links, src_on, y, chains, found)
+            if from_off:
+                static_forcing(links, src_on - 1, y, chains, found)
+        for dst_on in cycles:
+            hint = self._cycle_hint(board, dst_on, reversed_cycle(dst_on), y, x)
+            if hint.is_worth():
+                result.append(hint)
+        for target in chains:
+            if target.on:
+                removable = {target.cell: board.cands[target.cell] & ~(1 << target.value)}
+                if not removable[target.cell]:
+                    continue
+                hint = ChainHint(self, "forcing", removable, [target], is_x=x, is_y=y, cell=target.cell,
+                                 value=target.value)
+            else:
+                hint = ChainHint(self, "forcing", {target.cell: 1 << target.value}, [target], is_x=x, is_y=y)
+            result.append(hint)
+
+
+
+
+class FastChaining(_KernelLoops, Chaining):
     """A `Chaining` producer that shares work through `shared` (see the module docstring).
 
     Without `shared`, or for the static and Nishio producers, it is `Chaining` with the
@@ -132,6 +182,26 @@ class FastChaining(Chaining):
             return super().hints(board, source=source)
         finally:
             self._parent = self._store = self._rule_cache = None
+
+    # ---- static chains and cycles --------------------------------------------------------
+    def _loops(self, board: Board, y: bool, x: bool, reach=None) -> list[ChainHint]:
+        if reach is not None:
+            return super()._loops(board, y, x, reach)
+        result: list[ChainHint] = []
+        links = StaticLinks(board)
+        cands = board.cands
+        starts = []
+        for cell in range(81):
+            if board.values[cell] == 0:
+                card = popcount(cands[cell])
+                if card > 1 and (card == 2 or x):
+                    starts.extend((cell * 10 + value) * 2 + 1 for value in bits(cands[cell]))
+        cycles = self._kernel_cycles(board, y, x, starts)
+        for on in starts:
+            cell, value = divmod(on >> 1, 10)
+            self._search(board, links, cell, value, result, y, x, cycle=cycles.get(on, ()), from_on=True,
+                         from_off=True)
+        return result
 
     # ---- premises -----------------------------------------------------------------------
     def _premise(self, board: Board, cell: int, value: int, on: bool) -> _Run:
@@ -397,7 +467,7 @@ def static_starts_reference(board: Board, source: list[int], y: bool, x: bool) -
     return out
 
 
-class NestedStatic(Chaining):
+class NestedStatic(_KernelLoops, Chaining):
     """Forcing Chains & Cycles nested in a chain whose search started from a grid (`source`)
     on which they found nothing: every chain or cycle with eliminations on the reduced grid
     then passes a strong link `source` lacks (else it would have been found on `source`), so
@@ -418,19 +488,7 @@ class NestedStatic(Chaining):
             starts = [on for on in np.flatnonzero(flags).tolist() if board.values[on // 20] == 0]
             if not starts:
                 continue
-            cycles: dict[int, list[Potential]] = {}
-            srcs = [on for on in starts if flags[on] & kernel.CYCLE]
-            if srcs:
-                sources, offsets, keys, causes = kernel.static_cycles(board.cands, board.count, y, x, srcs)
-                keys, causes, offsets = keys.tolist(), causes.tolist(), offsets.tolist()
-                for i, src in enumerate(sources.tolist()):
-                    a, b = offsets[i], offsets[i + 1]
-                    k = keys[b - 1]
-                    p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [], None)
-                    for j in range(b - 2, a - 1, -1):
-                        k = keys[j]
-                        p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [p], causes[j])
-                    cycles.setdefault(src, []).append(p)
+            cycles = self._kernel_cycles(board, y, x, [on for on in starts if flags[on] & kernel.CYCLE])
             for on in starts:
                 f = int(flags[on])
                 cell, value = divmod(on >> 1, 10)
@@ -448,33 +506,6 @@ class NestedStatic(Chaining):
             self._cache.clear()
         self._cache[state] = out
         return out
-
-    def _search(self, board, links, cell, value, result, y, x, *, cycle, from_on, from_off) -> None:
-        """`Chaining._unary` from the starts the filter lets through, with the cycles from the
-        start (`cycle`) found already."""
-        src_on = (cell * 10 + value) * 2 + 1
-        cycles = cycle  # the cycles from the start, found by kernel.static_cycles
-        chains: list[Potential] = []
-        if x:
-            found: set[int] = set()
-            if from_on:
-                static_forcing(links, src_on, y, chains, found)
-            if from_off:
-                static_forcing(links, src_on - 1, y, chains, found)
-        for dst_on in cycles:
-            hint = self._cycle_hint(board, dst_on, reversed_cycle(dst_on), y, x)
-            if hint.is_worth():
-                result.append(hint)
-        for target in chains:
-            if target.on:
-                removable = {target.cell: board.cands[target.cell] & ~(1 << target.value)}
-                if not removable[target.cell]:
-                    continue
-                hint = ChainHint(self, "forcing", removable, [target], is_x=x, is_y=y, cell=target.cell,
-                                 value=target.value)
-            else:
-                hint = ChainHint(self, "forcing", {target.cell: 1 << target.value}, [target], is_x=x, is_y=y)
-            result.append(hint)
 
 
 class _OnReach:
