@@ -99,6 +99,79 @@ class Shared:
             self.rules.clear()
 
 
+class _KernelMultiple:
+    """SE's static Multiple Forcing Chains that first find, from every candidate's closure
+    at once (`kernel.multiple_starts`), the cells and regions whose premises share a
+    consequence; SE's propagations run only for those, and its hints are built from them as
+    SE builds them.
+
+    The closures are exact when no premise leads to a contradiction (SE stops a premise's
+    propagation at its first contradiction, in its own order); if one does (its closure
+    holds its own negation), SE's whole search runs."""
+
+    def _multiple_chains(self, board: Board) -> list[ChainHint]:
+        if self.dynamic or self.nishio:
+            return super()._multiple_chains(board)
+        cands = board.cands
+        values = board.values
+        absurd, cell_ok, place_ok = kernel.multiple_starts(cands, board.count)
+        if absurd:
+            return super()._multiple_chains(board)
+        cell_ok = cell_ok.tolist()
+        place_ok = place_ok.tolist()
+        result: list[ChainHint] = []
+        memo: dict[int, tuple] = {}
+        for cell in range(81):
+            if values[cell] != 0 or popcount(cands[cell]) <= 2:
+                continue
+            for value in bits(cands[cell]):
+                for r in CELL_REGIONS[cell]:
+                    if not place_ok[r * 10 + value]:
+                        continue
+                    pos = board.positions(r, value)
+                    if len(pos) < 2 or pos[0] != cell:
+                        continue
+                    self._one_region(board, result, cell, value, r, pos, memo)
+            if cell_ok[cell]:
+                value_to_on, value_to_off = {}, {}
+                cell_to_on = cell_to_off = None
+                for value in bits(cands[cell]):
+                    on_to_on, on_to_off, _ = self._propagate_on(board, cell, value, memo)
+                    value_to_on[value] = on_to_on
+                    value_to_off[value] = on_to_off
+                    if cell_to_on is None:
+                        cell_to_on, cell_to_off = dict(on_to_on), dict(on_to_off)
+                    else:
+                        cell_to_on = {k: v for k, v in cell_to_on.items() if k in on_to_on}
+                        cell_to_off = {k: v for k, v in cell_to_off.items() if k in on_to_off}
+                for outcomes, chosen in ((value_to_on, cell_to_on), (value_to_off, cell_to_off)):
+                    for p in chosen.values():
+                        targets = [outcomes[v][p.key] for v in bits(cands[cell])]
+                        hint = self._reduction_hint(board, "cell", p, targets, house=None)
+                        if hint is not None:
+                            result.append(hint)
+        return result
+
+    def _one_region(self, board, result, cell, value, r, pos, memo) -> None:
+        """`Chaining._region_chains` for one region."""
+        pos_on, pos_off = {}, {}
+        region_on = region_off = None
+        for c in pos:
+            o_on, o_off, _ = self._propagate_on(board, c, value, memo)
+            pos_on[c], pos_off[c] = o_on, o_off
+            if region_on is None:
+                region_on, region_off = dict(o_on), dict(o_off)
+            else:
+                region_on = {k: v for k, v in region_on.items() if k in o_on}
+                region_off = {k: v for k, v in region_off.items() if k in o_off}
+        for outcomes, chosen in ((pos_on, region_on), (pos_off, region_off)):
+            for p in chosen.values():
+                targets = [outcomes[c][p.key] for c in pos]
+                hint = self._reduction_hint(board, "region", p, targets, house=r, digit=value)
+                if hint is not None:
+                    result.append(hint)
+
+
 class _KernelLoops:
     """SE's Forcing Chains & Cycles with the cycles found by `kernel.static_cycles`: the
     search of `Chaining._loops` and `Chaining._unary`, same hints in the same order."""
@@ -149,7 +222,7 @@ class _KernelLoops:
 
 
 
-class FastChaining(_KernelLoops, Chaining):
+class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
     """A `Chaining` producer that shares work through `shared` (see the module docstring).
 
     Without `shared`, or for the static and Nishio producers, it is `Chaining` with the
@@ -703,76 +776,9 @@ def multiple_starts_reference(board: Board) -> tuple[int | None, list[int], list
     return None, cells, places
 
 
-class NestedMultiple(Chaining):
-    """Multiple Forcing Chains (static) that first find, from every candidate's closure at
-    once (`_OnReach`), the cells and regions whose premises share a consequence; SE's
-    propagations run only for those, and its hints are built from them as SE builds them.
-
-    The closures are exact when no premise leads to a contradiction (SE stops a premise's
-    propagation at its first contradiction, in its own order); if one does (its closure
-    holds its own negation), SE's whole search runs."""
-
-    def _multiple_chains(self, board: Board) -> list[ChainHint]:
-        if self.dynamic or self.nishio:
-            return super()._multiple_chains(board)
-        cands = board.cands
-        values = board.values
-        absurd, cell_ok, place_ok = kernel.multiple_starts(cands, board.count)
-        if absurd:
-            return super()._multiple_chains(board)
-        cell_ok = cell_ok.tolist()
-        place_ok = place_ok.tolist()
-        result: list[ChainHint] = []
-        memo: dict[int, tuple] = {}
-        for cell in range(81):
-            if values[cell] != 0 or popcount(cands[cell]) <= 2:
-                continue
-            for value in bits(cands[cell]):
-                for r in CELL_REGIONS[cell]:
-                    if not place_ok[r * 10 + value]:
-                        continue
-                    pos = board.positions(r, value)
-                    if len(pos) < 2 or pos[0] != cell:
-                        continue
-                    self._one_region(board, result, cell, value, r, pos, memo)
-            if cell_ok[cell]:
-                value_to_on, value_to_off = {}, {}
-                cell_to_on = cell_to_off = None
-                for value in bits(cands[cell]):
-                    on_to_on, on_to_off, _ = self._propagate_on(board, cell, value, memo)
-                    value_to_on[value] = on_to_on
-                    value_to_off[value] = on_to_off
-                    if cell_to_on is None:
-                        cell_to_on, cell_to_off = dict(on_to_on), dict(on_to_off)
-                    else:
-                        cell_to_on = {k: v for k, v in cell_to_on.items() if k in on_to_on}
-                        cell_to_off = {k: v for k, v in cell_to_off.items() if k in on_to_off}
-                for outcomes, chosen in ((value_to_on, cell_to_on), (value_to_off, cell_to_off)):
-                    for p in chosen.values():
-                        targets = [outcomes[v][p.key] for v in bits(cands[cell])]
-                        hint = self._reduction_hint(board, "cell", p, targets, house=None)
-                        if hint is not None:
-                            result.append(hint)
-        return result
-
-    def _one_region(self, board, result, cell, value, r, pos, memo) -> None:
-        """`Chaining._region_chains` for one region."""
-        pos_on, pos_off = {}, {}
-        region_on = region_off = None
-        for c in pos:
-            o_on, o_off, _ = self._propagate_on(board, c, value, memo)
-            pos_on[c], pos_off[c] = o_on, o_off
-            if region_on is None:
-                region_on, region_off = dict(o_on), dict(o_off)
-            else:
-                region_on = {k: v for k, v in region_on.items() if k in o_on}
-                region_off = {k: v for k, v in region_off.items() if k in o_off}
-        for outcomes, chosen in ((pos_on, region_on), (pos_off, region_off)):
-            for p in chosen.values():
-                targets = [outcomes[c][p.key] for c in pos]
-                hint = self._reduction_hint(board, "region", p, targets, house=r, digit=value)
-                if hint is not None:
-                    result.append(hint)
+class NestedMultiple(_KernelMultiple, Chaining):
+    """Multiple Forcing Chains (static) nested in the chains of level 3, searched as
+    `_KernelMultiple` searches."""
 
 
 class NestedDynamic(Chaining):
