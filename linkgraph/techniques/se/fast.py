@@ -46,7 +46,6 @@ from linkgraph.techniques.se import bitrules, kernel
 from linkgraph.techniques.se.board import CELL_REGIONS, PEER_CAUSES, REGION_CELLS, Board, bits, popcount
 from linkgraph.techniques.se.chaining import (
     ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links, reversed_cycle,
-    static_forcing,
 )
 
 __all__ = ["PARENT", "FastChaining", "NestedDynamic", "Shared", "multiple_starts_reference", "static_starts_reference"]
@@ -172,38 +171,42 @@ class _KernelMultiple:
                     result.append(hint)
 
 
+def _chains(found) -> dict[int, list[Potential]]:
+    """The chains of `kernel.static_cycles` or `kernel.static_forcing` as SE's potentials
+    (each its end, parents down to the source), by source key."""
+    sources, offsets, keys, causes = found
+    out: dict[int, list[Potential]] = {}
+    keys, causes, offsets = keys.tolist(), causes.tolist(), offsets.tolist()
+    for i, src in enumerate(sources.tolist()):
+        a, b = offsets[i], offsets[i + 1]
+        k = keys[b - 1]
+        p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [], None)
+        for j in range(b - 2, a - 1, -1):
+            k = keys[j]
+            p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [p], causes[j])
+        out.setdefault(src, []).append(p)
+    return out
+
+
 class _KernelLoops:
     """SE's Forcing Chains & Cycles with the cycles found by `kernel.static_cycles`: the
     search of `Chaining._loops` and `Chaining._unary`, same hints in the same order."""
 
     def _kernel_cycles(self, board: Board, y: bool, x: bool, srcs: list[int]) -> dict[int, list[Potential]]:
         """The cycles that remove something from each ON key of `srcs`, as SE's potentials."""
-        cycles: dict[int, list[Potential]] = {}
-        if srcs:
-            sources, offsets, keys, causes = kernel.static_cycles(board.cands, board.count, y, x, srcs)
-            keys, causes, offsets = keys.tolist(), causes.tolist(), offsets.tolist()
-            for i, src in enumerate(sources.tolist()):
-                a, b = offsets[i], offsets[i + 1]
-                k = keys[b - 1]
-                p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [], None)
-                for j in range(b - 2, a - 1, -1):
-                    k = keys[j]
-                    p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [p], causes[j])
-                cycles.setdefault(src, []).append(p)
-        return cycles
+        if not srcs:
+            return {}
+        return _chains(kernel.static_cycles(board.cands, board.count, y, x, srcs))
 
-    def _search(self, board, links, cell, value, result, y, x, *, cycle, from_on, from_off) -> None:
-        """`Chaining._unary` from the starts the filter lets through, with the cycles from the
-        start (`cycle`) found already."""
-        src_on = (cell * 10 + value) * 2 + 1
-        cycles = cycle  # the cycles from the start, found by kernel.static_cycles
-        chains: list[Potential] = []
-        if x:
-            found: set[int] = set()
-            if from_on:
-                static_forcing(links, src_on, y, chains, found)
-            if from_off:
-                static_forcing(links, src_on - 1, y, chains, found)
+    def _kernel_forcing(self, board: Board, y: bool, srcs: list[int]) -> dict[int, list[Potential]]:
+        """The forcing chain from each key of `srcs` (ON or OFF) to its opposite, if any."""
+        if not srcs:
+            return {}
+        return _chains(kernel.static_forcing(board.cands, board.count, y, srcs))
+
+    def _search(self, board, cell, value, result, y, x, *, cycles, chains) -> None:
+        """The hints of `Chaining._unary` from the start (`cell`, `value`), given the cycles
+        and forcing chains from it (found by the kernel)."""
         for dst_on in cycles:
             hint = self._cycle_hint(board, dst_on, reversed_cycle(dst_on), y, x)
             if hint.is_worth():
@@ -261,7 +264,6 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
         if reach is not None:
             return super()._loops(board, y, x, reach)
         result: list[ChainHint] = []
-        links = StaticLinks(board)
         cands = board.cands
         starts = []
         for cell in range(81):
@@ -270,10 +272,11 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
                 if card > 1 and (card == 2 or x):
                     starts.extend((cell * 10 + value) * 2 + 1 for value in bits(cands[cell]))
         cycles = self._kernel_cycles(board, y, x, starts)
+        forcing = self._kernel_forcing(board, y, [k for on in starts for k in (on, on - 1)]) if x else {}
         for on in starts:
             cell, value = divmod(on >> 1, 10)
-            self._search(board, links, cell, value, result, y, x, cycle=cycles.get(on, ()), from_on=True,
-                         from_off=True)
+            self._search(board, cell, value, result, y, x, cycles=cycles.get(on, ()),
+                         chains=forcing.get(on, []) + forcing.get(on - 1, []))
         return result
 
     # ---- premises -----------------------------------------------------------------------
@@ -554,7 +557,6 @@ class NestedStatic(_KernelLoops, Chaining):
         cached = self._cache.get(state)
         if cached is not None:
             return cached
-        links = StaticLinks(board)
         result: list[ChainHint] = []
         for y, x in ((False, True), (True, False), (True, True)):
             flags = kernel.static_starts(board.cands, board.count, source, y, x)
@@ -562,11 +564,15 @@ class NestedStatic(_KernelLoops, Chaining):
             if not starts:
                 continue
             cycles = self._kernel_cycles(board, y, x, [on for on in starts if flags[on] & kernel.CYCLE])
+            forcing = {}
+            if x:
+                forcing = self._kernel_forcing(board, y, [k for on in starts for k, f in
+                                                          ((on, kernel.FROM_ON), (on - 1, kernel.FROM_OFF))
+                                                          if flags[on] & f])
             for on in starts:
-                f = int(flags[on])
                 cell, value = divmod(on >> 1, 10)
-                self._search(board, links, cell, value, result, y, x, cycle=cycles.get(on, ()),
-                             from_on=bool(f & kernel.FROM_ON), from_off=bool(f & kernel.FROM_OFF))
+                self._search(board, cell, value, result, y, x, cycles=cycles.get(on, ()),
+                             chains=forcing.get(on, []) + forcing.get(on - 1, []))
         result.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
         seen = set()
         out = []

@@ -24,7 +24,7 @@ from numba import njit
 
 from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, REGION_CELLS
 
-__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "multiple_starts", "static_cycles", "static_starts"]
+__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "multiple_starts", "static_cycles", "static_forcing", "static_starts"]
 
 #: Flags of a start in `static_starts`' output.
 CYCLE, FROM_ON, FROM_OFF = 1, 2, 4
@@ -660,3 +660,96 @@ def static_cycles(cands, count, y: bool, x: bool, srcs) -> tuple[np.ndarray, np.
     """
     return _static_cycles(np.asarray(cands, dtype=np.int64), np.asarray(count, dtype=np.int64), y, x,
                           np.asarray(srcs, dtype=np.int64), _REGION_CELLS, _CELL_REGIONS, _HOUSE_CELLS)
+
+
+@njit(cache=True, nogil=True)
+def _static_forcing(cands, count, y, srcs, region_cells, cell_regions, house_cells):  # pragma: no cover
+    start, targets, causes = _links(cands, count, y, True, region_cells, cell_regions, house_cells)
+    parent = np.full(_KEYS, -1, dtype=np.int64)
+    cause_of = np.zeros(_KEYS, dtype=np.int64)
+    reached = np.zeros(_KEYS, dtype=np.bool_)
+    seen = np.empty(_KEYS, dtype=np.int64)
+    queue = np.empty(_KEYS, dtype=np.int64)
+    out_keys = [np.int64(0) for _ in range(0)]
+    out_causes = [np.int64(0) for _ in range(0)]
+    out_start = [np.int64(0)]
+    out_src = [np.int64(0) for _ in range(0)]
+    for s in range(srcs.shape[0]):
+        src = srcs[s]
+        target = src ^ 1
+        reached[src] = True
+        seen[0] = src
+        nseen = 1
+        queue[0] = src
+        head = 0
+        tail = 1
+        done = False
+        # breadth first: ON and OFF potentials alternate by layer, so one queue keeps SE's order
+        while head < tail and not done:
+            p = queue[head]
+            head += 1
+            for j in range(start[p], start[p + 1]):
+                q = targets[j]
+                if q == target:
+                    out_src.append(src)
+                    out_keys.append(q)
+                    out_causes.append(causes[j])
+                    a = p
+                    while True:
+                        out_keys.append(a)
+                        if parent[a] < 0:
+                            out_causes.append(-1)
+                            break
+                        out_causes.append(cause_of[a])
+                        a = parent[a]
+                    out_start.append(len(out_keys))
+                    done = True
+                    break
+                if not reached[q]:
+                    reached[q] = True
+                    seen[nseen] = q
+                    nseen += 1
+                    parent[q] = p
+                    cause_of[q] = causes[j]
+                    queue[tail] = q
+                    tail += 1
+        for i in range(nseen):
+            k = seen[i]
+            reached[k] = False
+            parent[k] = -1
+    n = len(out_keys)
+    keys = np.empty(n, dtype=np.int64)
+    cs = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        keys[i] = out_keys[i]
+        cs[i] = out_causes[i]
+    st = np.empty(len(out_start), dtype=np.int64)
+    for i in range(len(out_start)):
+        st[i] = out_start[i]
+    sr = np.empty(len(out_src), dtype=np.int64)
+    for i in range(len(out_src)):
+        sr[i] = out_src[i]
+    return sr, st, keys, cs
+
+
+def static_forcing(cands, count, y: bool, srcs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """SE's ``doForcingChains`` (`linkgraph.techniques.se.chaining.static_forcing`, X-links
+    on, Y-links with `y`) from each key of `srcs` (ON or OFF) in turn, on the static links of
+    `cands`: the forcing chain to the source's opposite, for the sources that have one, in
+    the format of `static_cycles`.
+
+    Examples
+    --------
+    >>> from linkgraph.techniques.se.board import Board
+    >>> from linkgraph.techniques.se.kernel import static_forcing
+    >>> cands = [0] * 81
+    >>> cands[0], cands[1], cands[2] = 0b110, 0b110, 0b1010  # r1c1 {1,2}, r1c2 {1,2}, r1c3 {1,3}
+    >>> board = Board(cands, [0] * 81)
+    >>> sources, starts, keys, causes = static_forcing(board.cands, board.count, True, [43, 42])  # +-r1c3#1
+    >>> # from its end back: -r1c3#1 (block) <- +r1c2#1 (cell) <- -r1c2#2 (block) <- +r1c1#2 (cell) <- -r1c1#1
+    >>> # (block) <- +r1c3#1; from -r1c3#1 no chain reaches +r1c3#1
+    >>> sources.tolist(), keys[starts[0]:starts[1]].tolist(), causes[starts[0]:starts[1]].tolist()
+    ([43], [42, 23, 24, 5, 2, 43], [1, 0, 1, 0, 1, -1])
+    """
+    return _static_forcing(np.asarray(cands, dtype=np.int64), np.asarray(count, dtype=np.int64), y,
+                           np.asarray(srcs, dtype=np.int64), _REGION_CELLS, _CELL_REGIONS, _HOUSE_CELLS)

@@ -13,7 +13,7 @@ import linkgraph as lg
 from linkgraph.oracle import solutions
 from linkgraph.techniques.se import kernel
 from linkgraph.techniques.se.board import Board, bits
-from linkgraph.techniques.se.chaining import Chaining, StaticLinks, reversed_cycle, static_cycles
+from linkgraph.techniques.se.chaining import Chaining, StaticLinks, reversed_cycle, static_cycles, static_forcing
 from linkgraph.techniques.se.fast import multiple_starts_reference, static_starts_reference
 from tests.techniques.se.test_fast import _hardest, _path_boards, _reduced
 
@@ -161,3 +161,34 @@ def test_static_cycles_give_ses_cycles_with_eliminations():
                 compared += 1
                 cycles += len(want)
     assert compared > 20 and cycles > 100, (compared, cycles)
+
+
+def test_static_forcing_gives_ses_forcing_chains():
+    rnd = random.Random(14)
+    compared = chains = 0
+    for puzzle, *_ in _hardest()[:4]:
+        for board in _revealed(puzzle, rnd, clean=False)[::4]:
+            links = StaticLinks(board)
+            srcs = [(c * 10 + v) * 2 + on for c in range(81) for v in bits(board.cands[c]) for on in (1, 0)
+                    if board.cands[c] & (board.cands[c] - 1)][::2]
+            for y in (False, True):
+                want = []
+                for src in srcs:
+                    found: list = []
+                    static_forcing(links, src, y, found, set())
+                    for p in found:
+                        chain = []
+                        while True:
+                            chain.append((p.key, -1 if p.cause is None else p.cause))
+                            if not p.parents:
+                                break
+                            p = p.parents[0]
+                        want.append((src, chain))
+                sources, starts, keys, causes = kernel.static_forcing(board.cands, board.count, y, srcs)
+                got = [(int(sources[i]), list(zip(keys[starts[i]:starts[i + 1]].tolist(),
+                                                  causes[starts[i]:starts[i + 1]].tolist())))
+                       for i in range(len(sources))]
+                assert got == want
+                compared += 1
+                chains += len(want)
+    assert compared > 20 and chains > 100, (compared, chains)
