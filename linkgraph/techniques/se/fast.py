@@ -3,7 +3,7 @@
 `Chaining` follows SE's search literally: every level propagates every premise from scratch,
 and at every quiescence runs its nested rules again. The results here are the same (same
 hints, complexities and order: `tests/techniques/se/test_fast.py` compares them on many
-positions), with three kinds of saving:
+positions), with four kinds of saving:
 
 - **Continuation across levels.** A nested level runs, at each quiescence, its rules in a
   fixed order and uses the first that yields something. The rule lists of levels 2 and 3
@@ -24,6 +24,9 @@ positions), with three kinds of saving:
   candidate's closure at once, the cells and regions whose premises share a consequence;
   nested Dynamic Forcing Chains (`NestedDynamic`) take the outer grid's propagation of a
   premise as it is when nothing it looked at lost a candidate.
+- **Compiled graph walks.** Those filters, and SE's static cycle and forcing-chain searches
+  (nested and top-level), run in `linkgraph.techniques.se.kernel` (numba); Python builds
+  SE's potentials only for the chains they return.
 
 Examples
 --------
@@ -221,8 +224,6 @@ class _KernelLoops:
             else:
                 hint = ChainHint(self, "forcing", {target.cell: 1 << target.value}, [target], is_x=x, is_y=y)
             result.append(hint)
-
-
 
 
 class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
