@@ -487,7 +487,6 @@ def _cycle_removes(cands, off, on, par_off, par_on, src, in_chain, marks, house_
         chain[n] = par_off[a]
         n += 1
         a = par_on[a]
-    # (the last ON before the source is `a`'s child... `on` itself when it is the source)
     for i in range(n):
         in_chain[(chain[i] >> 1) // 10] = True
     found = False
