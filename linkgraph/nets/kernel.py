@@ -29,7 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["derive", "first_rounds", "select_bits", "set_summary", "strong_sets", "weak_parents"]
+__all__ = ["best_support", "contradiction_options", "derive", "first_rounds", "select_bits", "set_summary",
+           "strong_sets", "supports_exceed", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -264,3 +265,217 @@ def select_bits(words, bs, W):  # pragma: no cover
         for k in range(R):
             out[k, dw] |= ((words[k, w] >> bit) & one) << dbit
     return out
+
+
+# ---- the contradictions of one branch and their supports (linkgraph.nets.proof) ----------
+
+@njit(cache=True, nogil=True)
+def contradiction_options(ron, roff, c, mem, cs, max_options):  # pragma: no cover
+    """The contradictions of a branch that failed in round `c` (`ron`, `roff`: its rounds,
+    int16; `mem`: members of each set, padded with the candidate count; `cs`: sets of each
+    candidate, padded with the set count), as `linkgraph.nets.proof.BranchProof` lists
+    them: kind (0 both, 1 empty set, 2 two ON in a set), set (-1 for both), and literal
+    keys (``2k + 1`` for +k, ``2k`` for -k) from ``ptr[i]`` to ``ptr[i + 1]``; ordered by
+    key count, kind, set, then as found; at most `max_options`."""
+    L = ron.shape[0]
+    S, width = mem.shape
+    r_ = cs.shape[1]
+    n_max = L + 2 * S
+    kinds = np.empty(n_max, dtype=np.int64)
+    sets = np.empty(n_max, dtype=np.int64)
+    ptr = np.zeros(n_max + 1, dtype=np.int64)
+    keys = np.empty(2 * L + S * width + 2 * S, dtype=np.int64)
+    n = 0
+    q = 0
+    for k in range(L):  # a literal both ON and OFF
+        if (ron[k] == c or roff[k] == c) and 0 <= ron[k] <= c and 0 <= roff[k] <= c:
+            kinds[n] = 0
+            sets[n] = -1
+            keys[q] = 2 * k + 1
+            keys[q + 1] = 2 * k
+            q += 2
+            n += 1
+            ptr[n] = q
+    touched_off = np.zeros(S, dtype=np.bool_)
+    touched_on = np.zeros(S, dtype=np.bool_)
+    for k in range(L):
+        for s in range(r_):
+            j = cs[k, s]
+            if j >= S:
+                break
+            if roff[k] == c:
+                touched_off[j] = True
+            if ron[k] == c:
+                touched_on[j] = True
+    for j in range(S):  # a set all OFF
+        if not touched_off[j]:
+            continue
+        ok = True
+        for i in range(width):
+            m = mem[j, i]
+            if m >= L:
+                break
+            if not 0 <= roff[m] <= c:
+                ok = False
+                break
+        if ok:
+            kinds[n] = 1
+            sets[n] = j
+            for i in range(width):
+                m = mem[j, i]
+                if m >= L:
+                    break
+                keys[q] = 2 * m
+                q += 1
+            n += 1
+            ptr[n] = q
+    for j in range(S):  # two ON in a set: the two earliest (round, index)
+        if not touched_on[j]:
+            continue
+        a = -1
+        b = -1
+        for i in range(width):
+            m = mem[j, i]
+            if m >= L:
+                break
+            if not 0 <= ron[m] <= c:
+                continue
+            if a < 0 or ron[m] < ron[a]:
+                b = a
+                a = m
+            elif b < 0 or ron[m] < ron[b]:
+                b = m
+        if b >= 0:
+            kinds[n] = 2
+            sets[n] = j
+            keys[q] = 2 * a + 1
+            keys[q + 1] = 2 * b + 1
+            q += 2
+            n += 1
+            ptr[n] = q
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        order[i] = (((ptr[i + 1] - ptr[i]) * 4 + kinds[i]) * (S + 2) + sets[i] + 1) * (n + 1) + i
+    order = np.argsort(order)[:max_options]
+    m_ = len(order)
+    o_kinds = np.empty(m_, dtype=np.int64)
+    o_sets = np.empty(m_, dtype=np.int64)
+    o_ptr = np.zeros(m_ + 1, dtype=np.int64)
+    size = 0
+    for i in range(m_):
+        size += ptr[order[i] + 1] - ptr[order[i]]
+    o_keys = np.empty(size, dtype=np.int64)
+    q = 0
+    for i in range(m_):
+        x = order[i]
+        o_kinds[i] = kinds[x]
+        o_sets[i] = sets[x]
+        for p in range(ptr[x], ptr[x + 1]):
+            o_keys[q] = keys[p]
+            q += 1
+        o_ptr[i + 1] = q
+    return o_kinds, o_sets, o_ptr, o_keys
+
+
+@njit(cache=True, nogil=True)
+def _support(start, ron, roff, strong, weak, mem, limit, mark, stamp, out):  # pragma: no cover
+    """The literal keys (``2k + 1`` for +k, ``2k`` for -k) a depth-0 branch needs for the
+    keys `start`, written to `out`, and their number: the keys themselves and, through their
+    reasons, for an ON literal of round > 0 the other members of its set `strong[k]` OFF,
+    for an OFF one of round > 0 its weak parent ``+weak[k]``; round 0 (or never) is a
+    leaf. -1 once more than `limit` (when `limit` >= 0); -2 at a literal without such a
+    reason (not of depth 0). `mark` holds `stamp` for the keys seen."""
+    L = ron.shape[0]
+    width = mem.shape[1]
+    stack = np.empty(2 * L, dtype=np.int64)
+    top = 0
+    n = 0
+    for i in range(len(start)):
+        e = start[i]
+        if mark[e] != stamp:
+            mark[e] = stamp
+            out[n] = e
+            n += 1
+            stack[top] = e
+            top += 1
+    if 0 <= limit < n:
+        return -1
+    while top > 0:
+        top -= 1
+        e = stack[top]
+        k = e >> 1
+        if e & 1:
+            if ron[k] <= 0:
+                continue
+            j = strong[k]
+            if j < 0:
+                return -2
+            for i in range(width):
+                m = mem[j, i]
+                if m >= L:
+                    break
+                f = 2 * m
+                if m != k and mark[f] != stamp:
+                    mark[f] = stamp
+                    out[n] = f
+                    n += 1
+                    stack[top] = f
+                    top += 1
+        else:
+            if roff[k] <= 0:
+                continue
+            j = weak[k]
+            if j < 0:
+                return -2
+            f = 2 * j + 1
+            if mark[f] != stamp:
+                mark[f] = stamp
+                out[n] = f
+                n += 1
+                stack[top] = f
+                top += 1
+        if 0 <= limit < n:
+            return -1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def best_support(kinds, sets, ptr, keys, ron, roff, strong, weak, mem):  # pragma: no cover
+    """The contradiction option (as `contradiction_options` gives them) with the smallest
+    depth-0 support, ties to the lower kind, then set, then the first: (its index, the keys
+    of its support). Index -1 for no option, -2 when a support meets a literal whose reason
+    is not of depth 0 (see `_support`)."""
+    L = ron.shape[0]
+    mark = np.zeros(2 * L, dtype=np.int64)
+    out = np.empty(2 * L, dtype=np.int64)
+    best_out = np.empty(0, dtype=np.int64)
+    best = -1
+    best_n = -1
+    for i in range(len(kinds)):
+        n = _support(keys[ptr[i] : ptr[i + 1]], ron, roff, strong, weak, mem, best_n, mark, i + 1, out)
+        if n == -2:
+            return -2, best_out
+        if n < 0:
+            continue
+        if best < 0 or n < best_n or (n == best_n and (kinds[i] < kinds[best]
+                                                       or (kinds[i] == kinds[best] and sets[i] < sets[best]))):
+            best = i
+            best_n = n
+            best_out = out[:n].copy()
+    return best, best_out
+
+
+@njit(cache=True, nogil=True)
+def supports_exceed(ptr, keys, ron, roff, strong, weak, mem, limit):  # pragma: no cover
+    """1 if the depth-0 support of every option (`ptr`, `keys` as `contradiction_options`
+    gives them) has more than `limit` keys, else 0; -2 as in `_support`."""
+    L = ron.shape[0]
+    mark = np.zeros(2 * L, dtype=np.int64)
+    out = np.empty(2 * L, dtype=np.int64)
+    for i in range(len(ptr) - 1):
+        n = _support(keys[ptr[i] : ptr[i + 1]], ron, roff, strong, weak, mem, limit, mark, i + 1, out)
+        if n == -2:
+            return -2
+        if n >= 0:
+            return 0
+    return 1
