@@ -209,13 +209,15 @@ class Structure:
 
     @cached_property
     def members_list(self) -> list[list[int]]:
-        """`members` as Python lists."""
-        return [m.tolist() for m in self.members]
+        """`members` as Python lists (read off `mem_pad` in one conversion, not one per set)."""
+        n = (self.mem_pad < self.size).sum(axis=1).tolist()  # rows are sorted, padding last
+        return [row[:m] for row, m in zip(self.mem_pad.tolist(), n)]
 
     @cached_property
     def cand_sets_list(self) -> list[list[int]]:
-        """`cand_sets` as Python lists."""
-        return [c.tolist() for c in self.cand_sets]
+        """`cand_sets` as Python lists (read off `cs_pad` in one conversion)."""
+        n = (self.cs_pad < len(self.sets)).sum(axis=1).tolist()  # rows are sorted, padding last
+        return [row[:m] for row, m in zip(self.cs_pad.tolist(), n)]
 
     def set_text(self, j: int) -> str:
         return self._set_texts[0][j]
