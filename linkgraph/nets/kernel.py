@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["best_support", "contradiction_options", "derive", "first_rounds", "select_bits", "set_summary",
+__all__ = ["best_support", "contradiction_options", "derive", "first_rounds", "rounds_into", "select_bits", "set_summary",
            "strong_sets", "supports_exceed", "weak_parents"]
 
 
@@ -186,6 +186,31 @@ def first_rounds(start_on, start_off, stack, bs):  # pragma: no cover
                     if out[i, f, k] < 0 and (stack[f, t, k, w] >> bit) & one:
                         out[i, f, k] = t + 1
     return out
+
+
+@njit(cache=True, nogil=True)
+def rounds_into(out, start_on, start_off, stack, b, offset, top):  # pragma: no cover
+    """Fill the (2, candidates) int16 rounds `out` of branch `b` from one level of a run
+    (`first_rounds` of one branch): where `out` is -1, t + `offset` for the first of the
+    words new in round t (`stack`: (2, T, candidates, W)); for the start words 0 at the
+    top level (`top`), and below it -2, which keeps the levels further down from filling
+    the literal (a compacted tail's start is no derivation; the caller reads -2 as -1)."""
+    L = start_on.shape[0]
+    T = stack.shape[1]
+    w = b >> 6
+    bit = np.uint64(b & 63)
+    one = np.uint64(1)
+    mark = 0 if top else -2
+    for k in range(L):
+        if out[0, k] == -1 and (start_on[k, w] >> bit) & one:
+            out[0, k] = mark
+        if out[1, k] == -1 and (start_off[k, w] >> bit) & one:
+            out[1, k] = mark
+    for f in range(2):
+        for t in range(T):
+            for k in range(L):
+                if out[f, k] == -1 and (stack[f, t, k, w] >> bit) & one:
+                    out[f, k] = t + 1 + offset
 
 
 @njit(cache=True, nogil=True)

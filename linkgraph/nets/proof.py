@@ -316,7 +316,8 @@ class BranchProof:
         assert self.level >= 1, f"OFF literal {st.candidate(keys[0][0])} without a reason"
         run, row = self._sub_runs
         rows = [row[k] for k, _ in keys]
-        rounds = run.rows_many(rows).astype(np.int16)  # (keys, ON/OFF, L), one pass
+        # (keys, ON/OFF, L), one pass; most walks ask for one sub-net at a time
+        rounds = run.rows_one(rows[0])[None] if len(rows) == 1 else run.rows_many(rows).astype(np.int16)
         subs = []
         for i, (k, _) in enumerate(keys):
             failed = run.failed[rows[i]]
