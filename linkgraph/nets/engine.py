@@ -420,8 +420,13 @@ def _nest(st, ON, NOT, new_off, stopped, B, W, *, depth: int, level: int):
         j = np.arange(n)
         son = _spread(on_t, i, Wn)  # sub-branch j: branch i[j]'s state with candidate k[j] ON
         np.bitwise_or.at(son, (k, j >> 6), np.uint64(1) << (j & 63).astype(np.uint64))
-        run = _advance(st, son, _spread(off_t, i, Wn), n, depth=depth, level=level - 1, track=False)
-        hit = run.failed >= 0
+        soff = _spread(off_t, i, Wn)
+        if level == 1:  # sub-nets without nesting: the whole run compiled, only its failures kept
+            tb = st.tables
+            failed = kernels().failures(son, soff, n, tb.mem, tb.cs, *kernel_tables(tb, depth))
+        else:
+            failed = _advance(st, son, soff, n, depth=depth, level=level - 1, track=False).failed
+        hit = failed >= 0
         add[bs[i[hit]], k[hit]] = True
     if not add.any():
         return np.zeros(W, dtype=np.uint64)

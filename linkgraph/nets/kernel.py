@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["best_support", "contradiction_options", "derive", "first_rounds", "rounds_into", "select_bits", "set_summary",
+__all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "rounds_into", "select_bits", "set_summary",
            "strong_sets", "supports_exceed", "weak_parents"]
 
 
@@ -504,3 +504,115 @@ def supports_exceed(ptr, keys, ron, roff, strong, weak, mem, limit):  # pragma: 
         if n >= 0:
             return 0
     return 1
+
+
+# ---- a whole run that only reports failures (the sub-nets of linkgraph.nets.engine._nest) ----
+
+@njit(cache=True, nogil=True)
+def _popcount(x):  # pragma: no cover
+    n = 0
+    while x:
+        x &= x - np.uint64(1)
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def failures(on_words, off_words, B, mem, cs, g_cond0, g_nonempty, g_idx, g_start, g_src, g_dst,
+             p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst):  # pragma: no cover
+    """The round before which each of the `B` branches (packed (candidates, W) `on_words`,
+    `off_words`) fails, -1 for none: the rounds of `linkgraph.nets.engine._advance` without
+    nesting, whole in one call and nothing else kept (no words per round). As there, the
+    branches still running are packed into fewer words when they fit in half as many (the
+    result does not depend on it: each branch is one bit, read on its own)."""
+    L, W = on_words.shape
+    S = mem.shape[0]
+    Z = np.zeros((L + 1, 2 * W), dtype=np.uint64)  # [ON | not OFF]; row L: never ON, always OFF
+    for k in range(L):
+        for w in range(W):
+            Z[k, w] = on_words[k, w]
+            Z[k, W + w] = ~off_words[k, w]
+    G = np.zeros((S + 1, 2 * W), dtype=np.uint64)
+    orig = np.arange(B)  # bit i of the current words is branch orig[i]
+    n = B
+    alive = np.zeros(W, dtype=np.uint64)
+    for i in range(B):
+        alive[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    done = np.zeros(W, dtype=np.uint64)
+    live = alive.copy()
+    failed = np.full(B, -1, dtype=np.int32)
+    check = W >= 2
+    t = 0
+    while L:
+        any_live = False
+        for w in range(W):
+            if live[w]:
+                any_live = True
+                break
+        if not any_live:
+            break
+        t += 1
+        bad = set_summary(Z, mem, W, G)
+        hit = False
+        for w in range(W):
+            newly = bad[w] & alive[w]
+            if newly:
+                hit = True
+                for i in range(64):
+                    if (newly >> np.uint64(i)) & np.uint64(1):
+                        failed[orig[w * 64 + i]] = t - 1
+            alive[w] &= ~bad[w]
+        if hit:
+            any_live = False
+            for w in range(W):
+                live[w] = alive[w] & ~done[w]
+                if live[w]:
+                    any_live = True
+            if not any_live:
+                break
+            check = W >= 2
+        if check:
+            check = False
+            n_live = 0
+            for w in range(W):
+                n_live += _popcount(live[w])
+            if 2 * ((n_live + 63) // 64) <= W:  # pack the running branches into fewer words
+                keep = np.empty(n_live, dtype=np.int64)
+                q = 0
+                for i in range(n):
+                    if (live[i >> 6] >> np.uint64(i & 63)) & np.uint64(1):
+                        keep[q] = i
+                        q += 1
+                W2 = max(1, (n_live + 63) // 64)
+                Z2 = np.zeros((L + 1, 2 * W2), dtype=np.uint64)
+                Z2[:, :W2] = select_bits(Z[:, :W], keep, W2)
+                Z2[:L, W2:] = select_bits(Z[:L, W:], keep, W2)
+                for k in range(L):  # bits past the branches: not OFF, as a fresh state has them
+                    for w in range(W2):
+                        lo = w * 64
+                        if lo + 64 > n_live:
+                            m = np.uint64(0) if n_live <= lo else ~((np.uint64(1) << np.uint64(n_live - lo)) - np.uint64(1))
+                            Z2[k, W2 + w] |= m
+                Z = Z2
+                orig = orig[keep]
+                n = n_live
+                W = W2
+                G = np.zeros((S + 1, 2 * W), dtype=np.uint64)
+                alive = np.zeros(W, dtype=np.uint64)
+                for i in range(n):
+                    alive[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+                done = np.zeros(W, dtype=np.uint64)
+                live = alive.copy()
+                check = W >= 2
+                set_summary(Z, mem, W, G)  # the sets' rows of the packed state (its failures are known)
+        new_on = np.empty((L, W), dtype=np.uint64)
+        new_off = np.empty((L, W), dtype=np.uint64)
+        changed = derive(Z, G, cs, W, live, g_cond0, g_nonempty, g_idx, g_start, g_src, g_dst,
+                         p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst, new_on, new_off)
+        for w in range(W):
+            stopped = live[w] & ~changed[w]
+            if stopped:
+                done[w] |= stopped
+                check = W >= 2
+            live[w] = alive[w] & ~done[w]
+    return failed

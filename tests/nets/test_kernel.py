@@ -242,3 +242,33 @@ def test_a_tails_start_is_no_derivation():
     assert np.array_equal(_rows_numpy(top, 0), expected)
     assert np.array_equal(top.rows_one(0), expected)
     assert np.array_equal(top.rows_many([0])[0], expected)
+
+
+@pytest.mark.parametrize("puzzle, depth", [
+    (lg.samples.GNPX_FORCECHAIN, 0),
+    (lg.samples.GOLDEN_NUGGET, 0),
+    (lg.samples.EASTER_MONSTER, 1),
+    (lg.samples.GOLDEN_NUGGET, 2),
+])
+def test_a_whole_run_compiled_fails_the_branches_the_engine_fails(puzzle, depth):
+    """`linkgraph.nets.kernel.failures` (the sub-nets of a nested search, in one call) against
+    `_advance` without tracking: the same failing round for every branch, on every premise
+    alone and on random states (some premises with a few more literals OFF, as a sub-net
+    starts from its branch's literals), enough branches that both compact."""
+    from linkgraph.bitops import pack_columns
+    from linkgraph.nets.engine import _advance
+
+    st = structure(lg.prepare(lg.Grid.parse(puzzle)), depth)
+    L = st.size
+    rng = np.random.default_rng(7)
+    on = np.concatenate([np.eye(L, dtype=bool), np.eye(L, dtype=bool)[rng.permutation(L)]])
+    off = np.concatenate([np.zeros((L, L), dtype=bool), rng.random((L, L)) < 0.04])
+    off &= ~on
+    B = len(on)
+    W = -(-B // 64)
+    on_w, off_w = pack_columns(on, words=W), pack_columns(off, words=W)
+    want = _advance(st, on_w, off_w, B, depth=depth, level=0, track=False).failed
+    tb = st.tables
+    got = kernels().failures(on_w, off_w, B, tb.mem, tb.cs, *kernel_tables(tb, depth))
+    assert (want >= 0).any() and (want < 0).any()
+    assert got.tolist() == want.tolist()
