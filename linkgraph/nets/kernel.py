@@ -29,8 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "rounds_into", "select_bits", "set_summary",
-           "strong_sets", "supports_exceed", "weak_parents"]
+__all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "rounds_into",
+           "select_bits", "set_summary", "strong_sets", "subnet_best", "supports_exceed", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -616,3 +616,18 @@ def failures(on_words, off_words, B, mem, cs, g_cond0, g_nonempty, g_idx, g_star
                 check = W >= 2
             live[w] = alive[w] & ~done[w]
     return failed
+
+
+@njit(cache=True, nogil=True)
+def subnet_best(ron, roff, c, sees, others, base, real, cs, mem, max_options):  # pragma: no cover
+    """One depth-0 branch without nesting explained in one call (a sub-net made alone): its
+    reason rows (`weak_parents`, `strong_sets`), its contradiction options
+    (`contradiction_options`) and the best one with its support (`best_support`)."""
+    L = ron.shape[0]
+    ron2 = ron.reshape(1, L)
+    roff2 = roff.reshape(1, L)
+    weak = weak_parents(ron2, roff2, sees)[0]
+    strong = strong_sets(ron2, roff2, others, base, real, cs)[0]
+    kinds, sets, ptr, keys = contradiction_options(ron, roff, c, mem, cs, max_options)
+    i, sup = best_support(kinds, sets, ptr, keys, ron, roff, strong, weak, mem)
+    return weak, strong, kinds, sets, ptr, keys, i, sup

@@ -318,6 +318,9 @@ class BranchProof:
         rows = [row[k] for k, _ in keys]
         # (keys, ON/OFF, L), one pass; most walks ask for one sub-net at a time
         rounds = run.rows_one(rows[0])[None] if len(rows) == 1 else run.rows_many(rows).astype(np.int16)
+        if len(keys) == 1 and self.level == 1 and self.depth == 0 and len(st.sets):
+            self._subnets[keys[0]] = self._subnet(st, rounds[0, 0], rounds[0, 1], int(run.failed[rows[0]]), keys[0])
+            return
         subs = []
         for i, (k, _) in enumerate(keys):
             failed = run.failed[rows[i]]
@@ -328,6 +331,24 @@ class BranchProof:
         for sub in subs if self.level >= 2 else ():
             sub.batch = batch  # and their own sub-nets, if they need any, in one run
         self._subnets.update(zip(keys, subs))
+
+    @staticmethod
+    def _subnet(st: Structure, ron: np.ndarray, roff: np.ndarray, failed: int, key) -> BranchProof:
+        """A sub-net of depth 0 without nesting, made alone: its reason rows, contradiction
+        options and best contradiction found in one compiled call
+        (`linkgraph.nets.kernel.subnet_best`), as `_prime` and `_compiled_best` find them."""
+        assert failed >= 0, f"sub-net of {st.candidate(key[0])} does not fail"
+        sub = BranchProof(st, ron, roff, failed, depth=0, level=0)
+        others, base, real = st.strong_tables
+        weak, strong, *compiled, i, sup = kernels().subnet_best(ron, roff, failed, st.sees_pad, others, base, real,
+                                                                st.cs_pad, st.mem_pad, _MAX_OPTIONS)
+        d = sub.__dict__
+        d["_weak_row"], d["_strong_row"], d["_ron16"], d["_roff16"] = weak, strong, ron, roff
+        d["_compiled_options"] = compiled = tuple(compiled)
+        found = sub._best_from(compiled, int(i), sup)
+        if found is not False:
+            sub._memo["best"] = found
+        return sub
 
     def _resolve(self, key) -> None:
         """The parent keys of OFF literal `key` from its (prepared) sub-net's best contradiction
@@ -568,10 +589,16 @@ class BranchProof:
         kinds, sets, ptr, keys = compiled
         i, sup = kernels().best_support(kinds, sets, ptr, keys, self._ron16, self._roff16, self._strong_row,
                                         self._weak_row, self.st.mem_pad)
+        return self._best_from(compiled, i, sup)
+
+    def _best_from(self, compiled, i: int, sup: np.ndarray):
+        """`_compiled_best` from the kernels' answer: option `i` of `compiled` and its support
+        `sup` (literal keys ``2k + 1`` / ``2k``); False for -2 (the kernels do not apply)."""
         if i == -2:
             return False
         if i < 0:
             return None
+        kinds, sets, ptr, keys = compiled
         off_keys, on_keys = self.st.literal_keys
         opt = [on_keys[e >> 1] if e & 1 else off_keys[e >> 1] for e in keys[ptr[i] : ptr[i + 1]].tolist()]
         support = frozenset([on_keys[e >> 1] if e & 1 else off_keys[e >> 1] for e in sup.tolist()])

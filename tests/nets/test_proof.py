@@ -126,6 +126,10 @@ def _depth0_branches():
             if bp._local_reason(*key) is None:
                 bp._prepare([key])
         out += list(bp._subnets.values())
+    for sub in out[-10:]:  # made alone: the reason rows too in the one call (kernel.subnet_best)
+        assert "_weak_row" in sub.__dict__ and "best" in sub._memo
+        assert sub._weak_row.tolist() == weak_parent(sub.st, sub.ron, sub.roff)
+        assert sub._strong_row.tolist() == strong_set(sub.st, sub.ron, sub.roff)
     return out
 
 
