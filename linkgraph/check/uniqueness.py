@@ -100,14 +100,8 @@ def check_uniqueness(grid: Grid, step: Step) -> None:
                 fail(f"the roof cells do not share house {G.get('house')}")
             inside = [int(i) for i in g.house_cells[h]]
             if kind == 3:
-                subset = [cell(t) for t in G.get("subset", ())]
-                D = set(G.get("digits", ()))
                 extras = (digits(roof[0]) | digits(roof[1])) - pair
-                if not subset or len(set(subset)) != len(subset) or any(q not in inside or q in roof for q in subset):
-                    fail(f"subset {G.get('subset')} is not other cells of {G.get('house')}")
-                if not extras <= D or any(not digits(q) <= D for q in subset) or len(D) != len(subset) + 1:
-                    fail(f"roof extras and subset {G.get('subset')} are not {len(subset) + 1} digits {sorted(D)}")
-                allowed = {(i, d) for i in inside if i not in subset and i not in roof for d in D}
+                allowed = _naked_set(grid, G, inside, roof, extras, "roof extras", fail)
             else:
                 u = G.get("digit")
                 if u not in pair or {i for i in inside if u in digits(i)} != set(roof):
@@ -217,27 +211,22 @@ def _check_loop(grid: Grid, step: Step, loop: list[int], fail) -> None:
             if u not in pair or {i for i in inside if not grid.placed[i] and u in digits(i)} != set(rescue):
                 fail(f"digit {u} is not confined to {g.cell(rescue[0])} and {g.cell(rescue[1])} in {G.get('house')}")
             allowed = {(i, d) for i in rescue for d in pair - {u}}
-        else:
-            subset = [cell_of(grid, t, fail) for t in G.get("subset", ())]
+        elif G.get("set") == "hidden":
+            # c2 left out: D's places in the house other than c2 are c1 and the subset
+            subset = _subset(grid, G, inside, rescue, fail)
             D = _digit_set(G.get("digits"), fail, "digits")
-            if not subset or len(set(subset)) != len(subset) or any(q not in inside or q in rescue for q in subset):
-                fail(f"subset {G.get('subset')} is not other cells of {G.get('house')}")
-            if G.get("set") == "hidden":
-                # c2 left out: D's places in the house other than c2 are c1 and the subset
-                c2 = cell_of(grid, G.get("outside"), fail)
-                if c2 not in rescue:
-                    fail(f"{G.get('outside')} is not one of the two cells with more digits")
-                c1 = rescue[0] if rescue[1] == c2 else rescue[1]
-                places = {i for i in inside if i != c2 and not grid.placed[i] and digits(i) & D}
-                solved = {d for i in inside if grid.placed[i] for d in digits(i)}
-                if not pair <= D or D & extras or D & solved or places != set(subset) | {c1} \
-                        or len(D) != len(subset) + 1:
-                    fail(f"digits {sorted(D)} are not a hidden set of {g.cell(c1)} and subset {G.get('subset')}")
-                allowed = {(i, d) for i in subset for d in digits(i) - D}
-            else:
-                if not extras <= D or any(not digits(q) <= D for q in subset) or len(D) != len(subset) + 1:
-                    fail(f"extras {sorted(extras)} and subset {G.get('subset')} are not {len(subset) + 1} digits {sorted(D)}")
-                allowed = {(i, d) for i in inside if i not in subset and i not in rescue for d in D}
+            c2 = cell_of(grid, G.get("outside"), fail)
+            if c2 not in rescue:
+                fail(f"{G.get('outside')} is not one of the two cells with more digits")
+            c1 = rescue[0] if rescue[1] == c2 else rescue[1]
+            places = {i for i in inside if i != c2 and not grid.placed[i] and digits(i) & D}
+            solved = {d for i in inside if grid.placed[i] for d in digits(i)}
+            if not pair <= D or D & extras or D & solved or places != set(subset) | {c1} \
+                    or len(D) != len(subset) + 1:
+                fail(f"digits {sorted(D)} are not a hidden set of {g.cell(c1)} and subset {G.get('subset')}")
+            allowed = {(i, d) for i in subset for d in digits(i) - D}
+        else:
+            allowed = _naked_set(grid, G, inside, rescue, extras, f"extras {sorted(extras)}", fail)
     else:
         fail(f"unknown unique loop type {kind!r}")
     for cand in sorted(step.eliminations):
@@ -314,13 +303,7 @@ def _check_bug_types(grid: Grid, step: Step, fail) -> None:
             fail(f"the BUG cells do not share house {G.get('house')}")
         inside = [int(i) for i in g.house_cells[h]]
         if kind == 3:
-            subset = [cell_of(grid, t, fail) for t in G.get("subset", ())]
-            D = _digit_set(G.get("digits"), fail, "digits")
-            if not subset or len(set(subset)) != len(subset) or any(q not in inside or q in bug for q in subset):
-                fail(f"subset {G.get('subset')} is not other cells of {G.get('house')}")
-            if not all_digits <= D or any(not digits(q) <= D for q in subset) or len(D) != len(subset) + 1:
-                fail(f"BUG digits and subset {G.get('subset')} are not {len(subset) + 1} digits {sorted(D)}")
-            allowed = {(i, d) for i in inside if i not in subset and i not in bug for d in D}
+            allowed = _naked_set(grid, G, inside, cells, all_digits, "BUG digits", fail)
         else:
             u = G.get("digit")
             if len(cells) != 2 or u in all_digits or \
@@ -332,3 +315,25 @@ def _check_bug_types(grid: Grid, step: Step, fail) -> None:
     for cand in sorted(step.eliminations):
         if (g.cell_index(cand.cell), cand.digit) not in allowed:
             fail(f"elimination {cand} does not follow from BUG type {kind}")
+
+
+def _subset(grid: Grid, G: dict, inside: list[int], pseudo: list[int], fail) -> list[int]:
+    """The proof's ``subset``: distinct cells of the house, none of them in `pseudo`."""
+    subset = [cell_of(grid, t, fail) for t in G.get("subset", ())]
+    if not subset or len(set(subset)) != len(subset) or any(q not in inside or q in pseudo for q in subset):
+        fail(f"subset {G.get('subset')} is not other cells of {G.get('house')}")
+    return subset
+
+
+def _naked_set(grid: Grid, G: dict, inside: list[int], pseudo: list[int], extras: set[int], what: str,
+               fail) -> set[tuple[int, int]]:
+    """A naked set of a house whose one member is a pseudo-cell: some cell of `pseudo` (all in
+    the house) takes one of `extras`, and the ``subset`` cells hold only ``digits``, one digit
+    more than they are cells. Those digits then leave the house's other cells: the (cell,
+    digit) pairs allowed as eliminations."""
+    subset = _subset(grid, G, inside, pseudo, fail)
+    D = _digit_set(G.get("digits"), fail, "digits")
+    held = [{int(d) + 1 for d in np.flatnonzero(grid.cands[q])} for q in subset]
+    if not extras <= D or any(not h <= D for h in held) or len(D) != len(subset) + 1:
+        fail(f"{what} and subset {G.get('subset')} are not {len(subset) + 1} digits {sorted(D)}")
+    return {(i, d) for i in inside if i not in subset and i not in pseudo for d in D}

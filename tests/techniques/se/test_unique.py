@@ -210,3 +210,34 @@ def test_every_hint_on_a_solve_path_keeps_the_solution():
 def _data(name: str) -> str:
     from pathlib import Path
     return str(Path(lg.__file__).parent / "data" / "puzzles" / name)
+
+
+# rectangle r4c8 r6c8 r6c4 r4c4 on {1,2}; r6c4 and r4c4 hold {1,2,5,9}. Leave r4c4 out: 1 and
+# 2 have only r5c4 and r6c4 left in box 5 (and in column 4). Were r4c4 1 or 2, r6c4 would
+# keep 5 or 9 and the other of 1, 2 would go to r5c4; were r4c4 5 or 9, {1,2} is a hidden
+# pair in r5c4, r6c4. Either way r5c4 is 1 or 2: it loses 9 (type 3 with a hidden pair, 4.5).
+UR_HIDDEN = """
+1 2 3 4 7 6 9 5 8
+457 457 6 8 2 9 1 3 7
+47 4789 789 3 1 5 2 47 6
+2457 4579 12579 1259 8 37 6 12 1239
+3 6 1279 129 9 7 5 8 4
+8 59 1259 1259 6 4 7 12 1239
+9 1 4 7 3 2 8 6 5
+2567 3578 2578 56 45 1 34 9 237
+2567 357 257 569 459 8 34 1247 1237
+"""
+
+
+def test_rectangle_type_3_with_a_hidden_pair():
+    grid = _grid(UR_HIDDEN)
+    hidden = [h for h in unique_loop_hints(Board.from_grid(grid)) if h.step.proof.graph.get("set") == "hidden"]
+    assert {(h.name, round(h.difficulty, 1), h.step.proof.graph["house"]) for h in hidden} >= {
+        ("Unique Rectangle type 3", 4.5, "b5"), ("Unique Rectangle type 3", 4.5, "c4")}
+    step = next(h.step for h in hidden if h.step.proof.graph["house"] == "b5")
+    assert sorted(map(str, step.eliminations)) == ["r5c4#9"]
+    check_step(grid, step)
+    with pytest.raises(ProofError, match="not a hidden set"):
+        check_step(grid, _forged(step, digits=[1, 2, 9]))
+    with pytest.raises(ProofError, match="not one of the two cells"):
+        check_step(grid, _forged(step, outside="r5c4"))
