@@ -34,7 +34,7 @@ from linkgraph.model import Candidate, Cell
 if TYPE_CHECKING:
     from linkgraph.steps import Step
 
-__all__ = ["DISPLAY", "Grid", "as_grid", "cached"]
+__all__ = ["DISPLAY", "Grid", "as_grid", "cached", "cached_only"]
 
 _FRAME = str.maketrans("", "", "|+-")
 _DECORATION = str.maketrans({ch: " " for ch in "|-+:*.'="})
@@ -424,6 +424,19 @@ def cached(kind: object, grid: Grid, make):
     else:
         _CACHE.move_to_end(key)
     return hit
+
+
+def cached_only(kind: object, grid: Grid):
+    """What `cached` keeps for (`kind`, `grid`), or None: nothing is made.
+
+    >>> g = lg.Grid.parse(lg.samples.EULER_01)
+    >>> lg.grid.cached_only("squares", g) is None, lg.grid.cached("squares", g, lambda g: 81)
+    (True, 81)
+    >>> lg.grid.cached_only("squares", g)
+    81
+    """
+    hit = _CACHE.get((kind, grid))
+    return None if hit is None or getattr(hit, "failed", False) else hit
 
 
 def _place_into(g: Geometry, new: np.ndarray, placed: np.ndarray, cands: Iterable[Candidate]) -> None:

@@ -23,6 +23,7 @@ from linkgraph.nets.search import forcing_nets
 from linkgraph.samples import GNPX_FORCECHAIN
 from linkgraph.steps import Step
 from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
+from linkgraph.techniques.als.table import als_table
 from linkgraph.techniques.base import changes
 from linkgraph.techniques.base import length_bonus, makes_progress  # re-exported: part of the solver's API
 
@@ -312,8 +313,9 @@ def solve_with_nets(
 
 
 def warm_up() -> None:
-    """Load the compiled kernels of the chain and net searches (numba's cached machine code,
-    or its compilation on a first run) by searching a built-in position once.
+    """Load the compiled kernels of the chain and net searches and of the ALS table (numba's
+    cached machine code, or its compilation on a first run) by searching a built-in position
+    once (the nets with and without nesting).
 
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
@@ -323,3 +325,5 @@ def warm_up() -> None:
     grid = prepare(Grid.parse(GNPX_FORCECHAIN))
     chain_search(grid)
     next(forcing_nets(grid), None)
+    next(forcing_nets(grid, level=1, chunk=32), None)
+    als_table(grid)

@@ -2,6 +2,9 @@
 
 May import the foundation and `linkgraph.graph`. Modules, bottom up:
 
+- `kernel`: the compiled loops (numba, imported on the first search): the engine's
+  rounds and whole sub-net runs, reading runs back, the proofs' reasons, contradictions
+  and depth-0 supports;
 - `engine`: the bit-parallel propagation (`advance`), 64 branches to a word;
 - `structure`: the tables of one search (`Structure`), built once per grid;
 - `proof`: a branch's reasons, support DAG and proof graph (`BranchProof`);

@@ -194,7 +194,7 @@ class Run:
 
     def rounds(self, b):
         """(ron, roff) rows of branch b."""
-        r = self._rows(int(b)).astype(np.int16)
+        r = self.rows_one(int(b))
         return r[0], r[1]
 
     def _rows(self, b: int) -> np.ndarray:
@@ -226,6 +226,30 @@ class Run:
                 sub = r[sel]
                 r[sel] = np.where((sub < 0) & (rt > 0), rt + self.t0, sub)
         return r
+
+    @cached_property
+    def _start_words(self) -> tuple[np.ndarray, np.ndarray]:
+        return tuple(np.ascontiguousarray(x, dtype=np.uint64) for x in self._start)
+
+    def rows_one(self, b: int) -> np.ndarray:
+        """`rows_many` of the one branch `b`, as a (2, L) int16 array: each level of the run
+        (this one, its tail, the tail's tail) filled in by one call of
+        `linkgraph.nets.kernel.rounds_into`, without the arrays of a batch."""
+        fill = kernels().rounds_into
+        run, offset = self, 0
+        out = np.full((2, self._start[0].shape[0]), -1, dtype=np.int16)
+        while True:
+            start_on, start_off = run._start_words
+            fill(out, start_on, start_off, run._kernel_stack, b, offset, run is self)
+            if run.tail is None:
+                break
+            b = int(run.tail_pos[b])
+            if b < 0:
+                break
+            offset += run.t0
+            run = run.tail
+        out[out == -2] = -1
+        return out
 
     def round_of(self, on: bool, bs, ks) -> np.ndarray:
         """Round of literal (ks[i], on) in branch bs[i] for every i (-1: never, 0: premise)."""
@@ -396,8 +420,13 @@ def _nest(st, ON, NOT, new_off, stopped, B, W, *, depth: int, level: int):
         j = np.arange(n)
         son = _spread(on_t, i, Wn)  # sub-branch j: branch i[j]'s state with candidate k[j] ON
         np.bitwise_or.at(son, (k, j >> 6), np.uint64(1) << (j & 63).astype(np.uint64))
-        run = _advance(st, son, _spread(off_t, i, Wn), n, depth=depth, level=level - 1, track=False)
-        hit = run.failed >= 0
+        soff = _spread(off_t, i, Wn)
+        if level == 1:  # sub-nets without nesting: the whole run compiled, only its failures kept
+            tb = st.tables
+            failed = kernels().failures(son, soff, n, tb.mem, tb.cs, *kernel_tables(tb, depth))
+        else:
+            failed = _advance(st, son, soff, n, depth=depth, level=level - 1, track=False).failed
+        hit = failed >= 0
         add[bs[i[hit]], k[hit]] = True
     if not add.any():
         return np.zeros(W, dtype=np.uint64)

@@ -29,7 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["derive", "first_rounds", "select_bits", "set_summary", "strong_sets", "weak_parents"]
+__all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "rounds_into",
+           "select_bits", "set_summary", "strong_sets", "subnet_best", "supports_exceed", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -188,6 +189,31 @@ def first_rounds(start_on, start_off, stack, bs):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
+def rounds_into(out, start_on, start_off, stack, b, offset, top):  # pragma: no cover
+    """Fill the (2, candidates) int16 rounds `out` of branch `b` from one level of a run
+    (`first_rounds` of one branch): where `out` is -1, t + `offset` for the first of the
+    words new in round t (`stack`: (2, T, candidates, W)); for the start words 0 at the
+    top level (`top`), and below it -2, which keeps the levels further down from filling
+    the literal (a compacted tail's start is no derivation; the caller reads -2 as -1)."""
+    L = start_on.shape[0]
+    T = stack.shape[1]
+    w = b >> 6
+    bit = np.uint64(b & 63)
+    one = np.uint64(1)
+    mark = 0 if top else -2
+    for k in range(L):
+        if out[0, k] == -1 and (start_on[k, w] >> bit) & one:
+            out[0, k] = mark
+        if out[1, k] == -1 and (start_off[k, w] >> bit) & one:
+            out[1, k] = mark
+    for f in range(2):
+        for t in range(T):
+            for k in range(L):
+                if out[f, k] == -1 and (stack[f, t, k, w] >> bit) & one:
+                    out[f, k] = t + 1 + offset
+
+
+@njit(cache=True, nogil=True)
 def weak_parents(ron, roff, sees):  # pragma: no cover
     """Per branch (rows of int16 `ron`, `roff`) and OFF literal of round > 0, the least
     (round, index) ON literal among those it sees (`sees`: (candidates, d) ascending, padded
@@ -264,3 +290,344 @@ def select_bits(words, bs, W):  # pragma: no cover
         for k in range(R):
             out[k, dw] |= ((words[k, w] >> bit) & one) << dbit
     return out
+
+
+# ---- the contradictions of one branch and their supports (linkgraph.nets.proof) ----------
+
+@njit(cache=True, nogil=True)
+def contradiction_options(ron, roff, c, mem, cs, max_options):  # pragma: no cover
+    """The contradictions of a branch that failed in round `c` (`ron`, `roff`: its rounds,
+    int16; `mem`: members of each set, padded with the candidate count; `cs`: sets of each
+    candidate, padded with the set count), as `linkgraph.nets.proof.BranchProof` lists
+    them: kind (0 both, 1 empty set, 2 two ON in a set), set (-1 for both), and literal
+    keys (``2k + 1`` for +k, ``2k`` for -k) from ``ptr[i]`` to ``ptr[i + 1]``; ordered by
+    key count, kind, set, then as found; at most `max_options`."""
+    L = ron.shape[0]
+    S, width = mem.shape
+    r_ = cs.shape[1]
+    n_max = L + 2 * S
+    kinds = np.empty(n_max, dtype=np.int64)
+    sets = np.empty(n_max, dtype=np.int64)
+    ptr = np.zeros(n_max + 1, dtype=np.int64)
+    keys = np.empty(2 * L + S * width + 2 * S, dtype=np.int64)
+    n = 0
+    q = 0
+    for k in range(L):  # a literal both ON and OFF
+        if (ron[k] == c or roff[k] == c) and 0 <= ron[k] <= c and 0 <= roff[k] <= c:
+            kinds[n] = 0
+            sets[n] = -1
+            keys[q] = 2 * k + 1
+            keys[q + 1] = 2 * k
+            q += 2
+            n += 1
+            ptr[n] = q
+    touched_off = np.zeros(S, dtype=np.bool_)
+    touched_on = np.zeros(S, dtype=np.bool_)
+    for k in range(L):
+        for s in range(r_):
+            j = cs[k, s]
+            if j >= S:
+                break
+            if roff[k] == c:
+                touched_off[j] = True
+            if ron[k] == c:
+                touched_on[j] = True
+    for j in range(S):  # a set all OFF
+        if not touched_off[j]:
+            continue
+        ok = True
+        for i in range(width):
+            m = mem[j, i]
+            if m >= L:
+                break
+            if not 0 <= roff[m] <= c:
+                ok = False
+                break
+        if ok:
+            kinds[n] = 1
+            sets[n] = j
+            for i in range(width):
+                m = mem[j, i]
+                if m >= L:
+                    break
+                keys[q] = 2 * m
+                q += 1
+            n += 1
+            ptr[n] = q
+    for j in range(S):  # two ON in a set: the two earliest (round, index)
+        if not touched_on[j]:
+            continue
+        a = -1
+        b = -1
+        for i in range(width):
+            m = mem[j, i]
+            if m >= L:
+                break
+            if not 0 <= ron[m] <= c:
+                continue
+            if a < 0 or ron[m] < ron[a]:
+                b = a
+                a = m
+            elif b < 0 or ron[m] < ron[b]:
+                b = m
+        if b >= 0:
+            kinds[n] = 2
+            sets[n] = j
+            keys[q] = 2 * a + 1
+            keys[q + 1] = 2 * b + 1
+            q += 2
+            n += 1
+            ptr[n] = q
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        order[i] = (((ptr[i + 1] - ptr[i]) * 4 + kinds[i]) * (S + 2) + sets[i] + 1) * (n + 1) + i
+    order = np.argsort(order)[:max_options]
+    m_ = len(order)
+    o_kinds = np.empty(m_, dtype=np.int64)
+    o_sets = np.empty(m_, dtype=np.int64)
+    o_ptr = np.zeros(m_ + 1, dtype=np.int64)
+    size = 0
+    for i in range(m_):
+        size += ptr[order[i] + 1] - ptr[order[i]]
+    o_keys = np.empty(size, dtype=np.int64)
+    q = 0
+    for i in range(m_):
+        x = order[i]
+        o_kinds[i] = kinds[x]
+        o_sets[i] = sets[x]
+        for p in range(ptr[x], ptr[x + 1]):
+            o_keys[q] = keys[p]
+            q += 1
+        o_ptr[i + 1] = q
+    return o_kinds, o_sets, o_ptr, o_keys
+
+
+@njit(cache=True, nogil=True)
+def _support(start, ron, roff, strong, weak, mem, limit, mark, stamp, out):  # pragma: no cover
+    """The literal keys (``2k + 1`` for +k, ``2k`` for -k) a depth-0 branch needs for the
+    keys `start`, written to `out`, and their number: the keys themselves and, through their
+    reasons, for an ON literal of round > 0 the other members of its set `strong[k]` OFF,
+    for an OFF one of round > 0 its weak parent ``+weak[k]``; round 0 (or never) is a
+    leaf. -1 once more than `limit` (when `limit` >= 0); -2 at a literal without such a
+    reason (not of depth 0). `mark` holds `stamp` for the keys seen."""
+    L = ron.shape[0]
+    width = mem.shape[1]
+    stack = np.empty(2 * L, dtype=np.int64)
+    top = 0
+    n = 0
+    for i in range(len(start)):
+        e = start[i]
+        if mark[e] != stamp:
+            mark[e] = stamp
+            out[n] = e
+            n += 1
+            stack[top] = e
+            top += 1
+    if 0 <= limit < n:
+        return -1
+    while top > 0:
+        top -= 1
+        e = stack[top]
+        k = e >> 1
+        if e & 1:
+            if ron[k] <= 0:
+                continue
+            j = strong[k]
+            if j < 0:
+                return -2
+            for i in range(width):
+                m = mem[j, i]
+                if m >= L:
+                    break
+                f = 2 * m
+                if m != k and mark[f] != stamp:
+                    mark[f] = stamp
+                    out[n] = f
+                    n += 1
+                    stack[top] = f
+                    top += 1
+        else:
+            if roff[k] <= 0:
+                continue
+            j = weak[k]
+            if j < 0:
+                return -2
+            f = 2 * j + 1
+            if mark[f] != stamp:
+                mark[f] = stamp
+                out[n] = f
+                n += 1
+                stack[top] = f
+                top += 1
+        if 0 <= limit < n:
+            return -1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def best_support(kinds, sets, ptr, keys, ron, roff, strong, weak, mem):  # pragma: no cover
+    """The contradiction option (as `contradiction_options` gives them) with the smallest
+    depth-0 support, ties to the lower kind, then set, then the first: (its index, the keys
+    of its support). Index -1 for no option, -2 when a support meets a literal whose reason
+    is not of depth 0 (see `_support`)."""
+    L = ron.shape[0]
+    mark = np.zeros(2 * L, dtype=np.int64)
+    out = np.empty(2 * L, dtype=np.int64)
+    best_out = np.empty(0, dtype=np.int64)
+    best = -1
+    best_n = -1
+    for i in range(len(kinds)):
+        n = _support(keys[ptr[i] : ptr[i + 1]], ron, roff, strong, weak, mem, best_n, mark, i + 1, out)
+        if n == -2:
+            return -2, best_out
+        if n < 0:
+            continue
+        if best < 0 or n < best_n or (n == best_n and (kinds[i] < kinds[best]
+                                                       or (kinds[i] == kinds[best] and sets[i] < sets[best]))):
+            best = i
+            best_n = n
+            best_out = out[:n].copy()
+    return best, best_out
+
+
+@njit(cache=True, nogil=True)
+def supports_exceed(ptr, keys, ron, roff, strong, weak, mem, limit):  # pragma: no cover
+    """1 if the depth-0 support of every option (`ptr`, `keys` as `contradiction_options`
+    gives them) has more than `limit` keys, else 0; -2 as in `_support`."""
+    L = ron.shape[0]
+    mark = np.zeros(2 * L, dtype=np.int64)
+    out = np.empty(2 * L, dtype=np.int64)
+    for i in range(len(ptr) - 1):
+        n = _support(keys[ptr[i] : ptr[i + 1]], ron, roff, strong, weak, mem, limit, mark, i + 1, out)
+        if n == -2:
+            return -2
+        if n >= 0:
+            return 0
+    return 1
+
+
+# ---- a whole run that only reports failures (the sub-nets of linkgraph.nets.engine._nest) ----
+
+@njit(cache=True, nogil=True)
+def _popcount(x):  # pragma: no cover
+    n = 0
+    while x:
+        x &= x - np.uint64(1)
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def failures(on_words, off_words, B, mem, cs, g_cond0, g_nonempty, g_idx, g_start, g_src, g_dst,
+             p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst):  # pragma: no cover
+    """The round before which each of the `B` branches (packed (candidates, W) `on_words`,
+    `off_words`) fails, -1 for none: the rounds of `linkgraph.nets.engine._advance` without
+    nesting, whole in one call and nothing else kept (no words per round). As there, the
+    branches still running are packed into fewer words when they fit in half as many (the
+    result does not depend on it: each branch is one bit, read on its own)."""
+    L, W = on_words.shape
+    S = mem.shape[0]
+    Z = np.zeros((L + 1, 2 * W), dtype=np.uint64)  # [ON | not OFF]; row L: never ON, always OFF
+    for k in range(L):
+        for w in range(W):
+            Z[k, w] = on_words[k, w]
+            Z[k, W + w] = ~off_words[k, w]
+    G = np.zeros((S + 1, 2 * W), dtype=np.uint64)
+    orig = np.arange(B)  # bit i of the current words is branch orig[i]
+    n = B
+    alive = np.zeros(W, dtype=np.uint64)
+    for i in range(B):
+        alive[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    done = np.zeros(W, dtype=np.uint64)
+    live = alive.copy()
+    failed = np.full(B, -1, dtype=np.int32)
+    check = W >= 2
+    t = 0
+    while L:
+        any_live = False
+        for w in range(W):
+            if live[w]:
+                any_live = True
+                break
+        if not any_live:
+            break
+        t += 1
+        bad = set_summary(Z, mem, W, G)
+        hit = False
+        for w in range(W):
+            newly = bad[w] & alive[w]
+            if newly:
+                hit = True
+                for i in range(64):
+                    if (newly >> np.uint64(i)) & np.uint64(1):
+                        failed[orig[w * 64 + i]] = t - 1
+            alive[w] &= ~bad[w]
+        if hit:
+            any_live = False
+            for w in range(W):
+                live[w] = alive[w] & ~done[w]
+                if live[w]:
+                    any_live = True
+            if not any_live:
+                break
+            check = W >= 2
+        if check:
+            check = False
+            n_live = 0
+            for w in range(W):
+                n_live += _popcount(live[w])
+            if 2 * ((n_live + 63) // 64) <= W:  # pack the running branches into fewer words
+                keep = np.empty(n_live, dtype=np.int64)
+                q = 0
+                for i in range(n):
+                    if (live[i >> 6] >> np.uint64(i & 63)) & np.uint64(1):
+                        keep[q] = i
+                        q += 1
+                W2 = max(1, (n_live + 63) // 64)
+                Z2 = np.zeros((L + 1, 2 * W2), dtype=np.uint64)
+                Z2[:, :W2] = select_bits(Z[:, :W], keep, W2)
+                Z2[:L, W2:] = select_bits(Z[:L, W:], keep, W2)
+                for k in range(L):  # bits past the branches: not OFF, as a fresh state has them
+                    for w in range(W2):
+                        lo = w * 64
+                        if lo + 64 > n_live:
+                            m = np.uint64(0) if n_live <= lo else ~((np.uint64(1) << np.uint64(n_live - lo)) - np.uint64(1))
+                            Z2[k, W2 + w] |= m
+                Z = Z2
+                orig = orig[keep]
+                n = n_live
+                W = W2
+                G = np.zeros((S + 1, 2 * W), dtype=np.uint64)
+                alive = np.zeros(W, dtype=np.uint64)
+                for i in range(n):
+                    alive[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+                done = np.zeros(W, dtype=np.uint64)
+                live = alive.copy()
+                check = W >= 2
+                set_summary(Z, mem, W, G)  # the sets' rows of the packed state (its failures are known)
+        new_on = np.empty((L, W), dtype=np.uint64)
+        new_off = np.empty((L, W), dtype=np.uint64)
+        changed = derive(Z, G, cs, W, live, g_cond0, g_nonempty, g_idx, g_start, g_src, g_dst,
+                         p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst, new_on, new_off)
+        for w in range(W):
+            stopped = live[w] & ~changed[w]
+            if stopped:
+                done[w] |= stopped
+                check = W >= 2
+            live[w] = alive[w] & ~done[w]
+    return failed
+
+
+@njit(cache=True, nogil=True)
+def subnet_best(ron, roff, c, sees, others, base, real, cs, mem, max_options):  # pragma: no cover
+    """One depth-0 branch without nesting explained in one call (a sub-net made alone): its
+    reason rows (`weak_parents`, `strong_sets`), its contradiction options
+    (`contradiction_options`) and the best one with its support (`best_support`)."""
+    L = ron.shape[0]
+    ron2 = ron.reshape(1, L)
+    roff2 = roff.reshape(1, L)
+    weak = weak_parents(ron2, roff2, sees)[0]
+    strong = strong_sets(ron2, roff2, others, base, real, cs)[0]
+    kinds, sets, ptr, keys = contradiction_options(ron, roff, c, mem, cs, max_options)
+    i, sup = best_support(kinds, sets, ptr, keys, ron, roff, strong, weak, mem)
+    return weak, strong, kinds, sets, ptr, keys, i, sup

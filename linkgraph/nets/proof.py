@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = ["BranchProof"]
 
 _MAX_OPTIONS = 12
+_OPTION_KINDS = ("both", "empty", "two-on")  # the kinds' codes in linkgraph.nets.kernel.contradiction_options
 
 
 def _weak_parents(st: Structure, ron: np.ndarray, roff: np.ndarray) -> np.ndarray:
@@ -95,26 +96,36 @@ class BranchProof:
         self._options = None
 
     @cached_property
-    def _weak_parent(self) -> list[int]:
+    def _weak_row(self) -> np.ndarray:
         """For each OFF literal, the first ON literal (by round, then index) that sees it and
         was derived before it (-1: none; the literal has another reason)."""
-        return _weak_parents(self.st, self.ron[None], self.roff[None])[0].tolist()
+        return _weak_parents(self.st, self.ron[None], self.roff[None])[0]
 
     @cached_property
-    def _strong_set(self) -> list[int]:
+    def _strong_row(self) -> np.ndarray:
         """For each ON literal, the set that forced it: every other member OFF before its
         round; among such sets the fewest members, then the earliest last OFF, then the
         lowest set (-1: none)."""
-        return _strong_sets(self.st, self.ron[None], self.roff[None])[0].tolist()
+        return _strong_sets(self.st, self.ron[None], self.roff[None])[0]
+
+    @cached_property
+    def _weak_parent(self) -> list[int]:
+        """`_weak_row` as a list (the walks read it one literal at a time)."""
+        return self._weak_row.tolist()
+
+    @cached_property
+    def _strong_set(self) -> list[int]:
+        """`_strong_row` as a list."""
+        return self._strong_row.tolist()
 
     @classmethod
     def _prime(cls, subs: list, ron: np.ndarray, roff: np.ndarray) -> None:
         """Find the reason arrays of many branches of one structure at once (their rounds
-        `ron`, `roff` as (branches, L) rows): what `_weak_parent` and `_strong_set` give."""
+        `ron`, `roff` as (branches, L) rows): what `_weak_row` and `_strong_row` give."""
         st = subs[0].st
-        for sub, w, s in zip(subs, _weak_parents(st, ron, roff).tolist(), _strong_sets(st, ron, roff).tolist()):
-            sub.__dict__["_weak_parent"] = w
-            sub.__dict__["_strong_set"] = s
+        for sub, w, s in zip(subs, _weak_parents(st, ron, roff), _strong_sets(st, ron, roff)):
+            sub.__dict__["_weak_row"] = w
+            sub.__dict__["_strong_row"] = s
 
     # ---- literals ---------------------------------------------------------
     def lit(self, k: int, on: bool) -> Literal:
@@ -273,7 +284,7 @@ class BranchProof:
         ons, offs, rows = [], [], []
         o = 0
         for m in group:
-            ks = np.flatnonzero((m.roff > 0) & (np.asarray(m._weak_parent) < 0))
+            ks = np.flatnonzero((m.roff > 0) & (m._weak_row < 0))
             ts = m.roff[ks].astype(np.int64)[:, None]
             on = (m.ron >= 0) & (m.ron < ts)
             on[np.arange(len(ks)), ks] = True
@@ -305,7 +316,11 @@ class BranchProof:
         assert self.level >= 1, f"OFF literal {st.candidate(keys[0][0])} without a reason"
         run, row = self._sub_runs
         rows = [row[k] for k, _ in keys]
-        rounds = run.rows_many(rows).astype(np.int16)  # (keys, ON/OFF, L), one pass
+        # (keys, ON/OFF, L), one pass; most walks ask for one sub-net at a time
+        rounds = run.rows_one(rows[0])[None] if len(rows) == 1 else run.rows_many(rows).astype(np.int16)
+        if len(keys) == 1 and self.level == 1 and self.depth == 0 and len(st.sets):
+            self._subnets[keys[0]] = self._subnet(st, rounds[0, 0], rounds[0, 1], int(run.failed[rows[0]]), keys[0])
+            return
         subs = []
         for i, (k, _) in enumerate(keys):
             failed = run.failed[rows[i]]
@@ -316,6 +331,24 @@ class BranchProof:
         for sub in subs if self.level >= 2 else ():
             sub.batch = batch  # and their own sub-nets, if they need any, in one run
         self._subnets.update(zip(keys, subs))
+
+    @staticmethod
+    def _subnet(st: Structure, ron: np.ndarray, roff: np.ndarray, failed: int, key) -> BranchProof:
+        """A sub-net of depth 0 without nesting, made alone: its reason rows, contradiction
+        options and best contradiction found in one compiled call
+        (`linkgraph.nets.kernel.subnet_best`), as `_prime` and `_compiled_best` find them."""
+        assert failed >= 0, f"sub-net of {st.candidate(key[0])} does not fail"
+        sub = BranchProof(st, ron, roff, failed, depth=0, level=0)
+        others, base, real = st.strong_tables
+        weak, strong, *compiled, i, sup = kernels().subnet_best(ron, roff, failed, st.sees_pad, others, base, real,
+                                                                st.cs_pad, st.mem_pad, _MAX_OPTIONS)
+        d = sub.__dict__
+        d["_weak_row"], d["_strong_row"], d["_ron16"], d["_roff16"] = weak, strong, ron, roff
+        d["_compiled_options"] = compiled = tuple(compiled)
+        found = sub._best_from(compiled, int(i), sup)
+        if found is not False:
+            sub._memo["best"] = found
+        return sub
 
     def _resolve(self, key) -> None:
         """The parent keys of OFF literal `key` from its (prepared) sub-net's best contradiction
@@ -517,7 +550,60 @@ class BranchProof:
     def contradiction_exceeds(self, limit: int) -> bool:
         """True if every contradiction option's net has more than `limit` nodes (so the best
         one does too); each walk stops once past `limit`."""
+        compiled = self._compiled_options
+        if compiled is not None:
+            kinds, sets, ptr, keys = compiled
+            out = kernels().supports_exceed(ptr, keys, self._ron16, self._roff16, self._strong_row,
+                                            self._weak_row, self.st.mem_pad, limit)
+            if out >= 0:
+                return bool(out)
         return all(self.support(keys, node_limit=limit) is None for _, _, keys in self.contradiction_options())
+
+    # ---- depth 0, no nesting: the contradictions' supports compiled -----------------
+    @cached_property
+    def _ron16(self) -> np.ndarray:
+        return np.ascontiguousarray(self.ron, dtype=np.int16)
+
+    @cached_property
+    def _roff16(self) -> np.ndarray:
+        return np.ascontiguousarray(self.roff, dtype=np.int16)
+
+    @cached_property
+    def _compiled_options(self):
+        """`contradiction_options` as arrays (`linkgraph.nets.kernel.contradiction_options`)
+        for a failed branch of depth 0 without nesting, whose supports the kernels walk (every
+        reason a strong set or a weak parent); None otherwise."""
+        if self.depth != 0 or self.level != 0 or self.failed < 0:
+            return None
+        st = self.st
+        return kernels().contradiction_options(self._ron16, self._roff16, self.failed, st.mem_pad, st.cs_pad,
+                                               _MAX_OPTIONS)
+
+    def _compiled_best(self):
+        """`_best_contradiction` by the kernels (`linkgraph.nets.kernel.best_support`): the
+        same option and support, the support kept as `support` keeps it; False when the
+        kernels do not apply."""
+        compiled = self._compiled_options
+        if compiled is None:
+            return False
+        kinds, sets, ptr, keys = compiled
+        i, sup = kernels().best_support(kinds, sets, ptr, keys, self._ron16, self._roff16, self._strong_row,
+                                        self._weak_row, self.st.mem_pad)
+        return self._best_from(compiled, i, sup)
+
+    def _best_from(self, compiled, i: int, sup: np.ndarray):
+        """`_compiled_best` from the kernels' answer: option `i` of `compiled` and its support
+        `sup` (literal keys ``2k + 1`` / ``2k``); False for -2 (the kernels do not apply)."""
+        if i == -2:
+            return False
+        if i < 0:
+            return None
+        kinds, sets, ptr, keys = compiled
+        off_keys, on_keys = self.st.literal_keys
+        opt = [on_keys[e >> 1] if e & 1 else off_keys[e >> 1] for e in keys[ptr[i] : ptr[i + 1]].tolist()]
+        support = frozenset([on_keys[e >> 1] if e & 1 else off_keys[e >> 1] for e in sup.tolist()])
+        self._supports.setdefault(tuple(opt), support)
+        return _OPTION_KINDS[int(kinds[i])], int(sets[i]), opt, self._supports[tuple(opt)]
 
     def contradiction_bound(self) -> int:
         """A lower bound on the node count of `explain()`'s contradiction net (no sub-net run)."""
@@ -532,6 +618,9 @@ class BranchProof:
         return found
 
     def _best_contradiction(self):
+        found = self._compiled_best()
+        if found is not False:
+            return found
         best = None
         for kind, j, keys in self.contradiction_options():
             # a support larger than the best so far cannot win (ties go by kind and set)

@@ -53,7 +53,7 @@ import numpy as np
 
 from linkgraph.bitops import sparse_nonzero
 from linkgraph.errors import OptionError, check_choice
-from linkgraph.grid import Grid, as_grid, cached
+from linkgraph.grid import Grid, as_grid, cached, cached_only
 from linkgraph.model import Literal, sort_key
 from linkgraph.nets.notation import sudokuwiki
 from linkgraph.nets.propagate import Propagation, SinglePremises, Structure, check_depth_level, propagate_singles
@@ -307,7 +307,13 @@ def structure(grid: Grid, depth: int) -> Structure:
     >>> lg.nets.search.structure(grid, 1) is lg.nets.search.structure(grid, 1)
     True
     """
-    return cached(("net-structure", depth), grid, lambda g: Structure(g, depth=depth))
+    def make(g: Grid) -> Structure:
+        # the rungs of the depths below looked at this grid first: their tables are lent
+        base = next((b for d in range(depth - 1, -1, -1) if (b := cached_only(("net-structure", d), g)) is not None),
+                    None)
+        return Structure(g, depth=depth, base=base)
+
+    return cached(("net-structure", depth), grid, make)
 
 
 class _Search:

@@ -71,9 +71,14 @@ class Structure:
     ``(candidates, sets)`` incidence as float32 for matrix products.
     """
 
-    def __init__(self, grid: Grid, *, depth: int = 0):
+    def __init__(self, grid: Grid, *, depth: int = 0, base: Structure | None = None):
+        """`base`, a Structure of the same grid at another depth, lends its tables (the
+        candidates, sets and their padded tables, and its depth-1 pairs when it has them)."""
         from linkgraph.errors import check_search_size
 
+        if base is not None and base.grid == grid:
+            self._share(base, depth)
+            return
         check_search_size("forcing-net search", int(grid.live.sum()))
         g = grid.geometry
         self.grid = grid
@@ -106,6 +111,24 @@ class Structure:
         self._groups = self._build_groups() if depth >= 1 else None
         self._patterns = self._build_patterns() if depth >= 2 else None
         self._places: dict[int, tuple[list[int], list[int]]] = {}
+
+    #: The derived forms that do not depend on the depth, lent with the tables by `_share`.
+    _SHARED = ("members_list", "cand_sets_list", "set_local", "sees", "sees_pad", "literal_keys")
+
+    def _share(self, base: Structure, depth: int) -> None:
+        for name in ("grid", "geometry", "cands", "local", "sets", "mem_pad", "cs_pad"):
+            setattr(self, name, getattr(base, name))
+        for name in self._SHARED:
+            if name in base.__dict__:
+                self.__dict__[name] = base.__dict__[name]
+        self.depth = depth
+        self._cands_cache = base._cands_cache
+        if depth >= 1:
+            self._groups = base._groups if base._groups is not None else self._build_groups()
+        else:
+            self._groups = None
+        self._patterns = self._build_patterns() if depth >= 2 else None
+        self._places = {}
 
     # ---- derived forms (built on first use, for proofs and depth >= 1) ------
     @cached_property
@@ -209,13 +232,15 @@ class Structure:
 
     @cached_property
     def members_list(self) -> list[list[int]]:
-        """`members` as Python lists."""
-        return [m.tolist() for m in self.members]
+        """`members` as Python lists (read off `mem_pad` in one conversion, not one per set)."""
+        n = (self.mem_pad < self.size).sum(axis=1).tolist()  # rows are sorted, padding last
+        return [row[:m] for row, m in zip(self.mem_pad.tolist(), n)]
 
     @cached_property
     def cand_sets_list(self) -> list[list[int]]:
-        """`cand_sets` as Python lists."""
-        return [c.tolist() for c in self.cand_sets]
+        """`cand_sets` as Python lists (read off `cs_pad` in one conversion)."""
+        n = (self.cs_pad < len(self.sets)).sum(axis=1).tolist()  # rows are sorted, padding last
+        return [row[:m] for row, m in zip(self.cs_pad.tolist(), n)]
 
     def set_text(self, j: int) -> str:
         return self._set_texts[0][j]

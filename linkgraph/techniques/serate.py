@@ -2,8 +2,8 @@
 
 Each rung is one of SE's hint producers, in SE's order (`linkgraph.techniques.se.solver`):
 the direct rules (hidden single, direct pointing, direct hidden pair, naked single, direct
-hidden triplet), the indirect rules up to aligned pair exclusion (with unique rectangles and
-BUG+1 where SE has unique loops and the BUG), then Forcing Chains & Cycles, Aligned Triplet
+hidden triplet), the indirect rules up to aligned pair exclusion (with SE's unique loops and
+BUG types 1-4, `linkgraph.techniques.se.unique`), then Forcing Chains & Cycles, Aligned Triplet
 Exclusion, Nishio, Multiple and Dynamic Forcing Chains, Dynamic Forcing Chains (+), and
 the nested levels 2 to 5. A rung yields its producer's hints in SE's own order as Steps
 whose proofs the checker replays (`linkgraph.techniques.se.proof`); the solver applies the

@@ -196,4 +196,79 @@ def test_the_rounds_read_back_are_those_of_the_numpy_reading(puzzle, depth, leve
     got = run.rows_many(bs)
     for b in bs.tolist():
         assert np.array_equal(got[b], _rows_numpy(run, b))
+        one = run.rows_one(b)  # one branch, level by level (linkgraph.nets.kernel.rounds_into)
+        assert one.dtype == np.int16 and np.array_equal(one, _rows_numpy(run, b))
     assert np.array_equal(run._rows(3), _rows_numpy(run, 3))
+
+
+def test_one_branch_read_through_a_tail_of_a_tail():
+    """`Run.rows_one` on a run compacted twice (a start of a tail is no derivation: a literal
+    in it keeps the round of the level above, or none)."""
+    from linkgraph.nets.propagate import propagate_singles
+
+    for puzzle in (lg.samples.GOLDEN_NUGGET, lg.samples.EASTER_MONSTER, lg.samples.GNPX_FORCECHAIN):
+        st = structure(lg.prepare(lg.Grid.parse(puzzle)), 0)
+        ks = np.tile(np.arange(st.size), 2)
+        ons = np.repeat([True, False], st.size)
+        run = propagate_singles(st, ks, ons, depth=0, level=1).run
+        deep = [b for b in range(len(ks)) if run.tail is not None and run.tail_pos[b] >= 0
+                and run.tail.tail is not None and run.tail.tail_pos[run.tail_pos[b]] >= 0]
+        for b in deep:
+            assert np.array_equal(run.rows_one(b), _rows_numpy(run, b))
+        if deep:
+            return
+    pytest.fail("no run with a tail of a tail")
+
+
+def test_a_tails_start_is_no_derivation():
+    """Hand-made runs of two candidates and one branch: k0 ON in round 1 at the top; the
+    tail (after 2 rounds) starts with k1 ON and its own tail (after 1 more) has k1 ON in
+    round 1. The numpy reading gives k1 no round (a start below the top is not a
+    derivation, and it hides what the levels below it say)."""
+    from linkgraph.nets.engine import Run
+
+    def words(*ks):
+        w = np.zeros((2, 1), dtype=np.uint64)
+        for k in ks:
+            w[k, 0] = 1
+        return w
+
+    none = words()
+    deepest = Run(1, none, none, (none, none), [words(1)], [none], np.array([-1]))
+    tail = Run(1, none, none, (words(1), none), [none], [none], np.array([-1]), deepest, np.array([0]), 1)
+    top = Run(1, none, none, (none, none), [words(0), none], [none, none], np.array([-1]), tail,
+              np.array([0]), 2)
+    expected = np.array([[1, -1], [-1, -1]])
+    assert np.array_equal(_rows_numpy(top, 0), expected)
+    assert np.array_equal(top.rows_one(0), expected)
+    assert np.array_equal(top.rows_many([0])[0], expected)
+
+
+@pytest.mark.parametrize("puzzle, depth", [
+    (lg.samples.GNPX_FORCECHAIN, 0),
+    (lg.samples.GOLDEN_NUGGET, 0),
+    (lg.samples.EASTER_MONSTER, 1),
+    (lg.samples.GOLDEN_NUGGET, 2),
+])
+def test_a_whole_run_compiled_fails_the_branches_the_engine_fails(puzzle, depth):
+    """`linkgraph.nets.kernel.failures` (the sub-nets of a nested search, in one call) against
+    `_advance` without tracking: the same failing round for every branch, on every premise
+    alone and on random states (some premises with a few more literals OFF, as a sub-net
+    starts from its branch's literals), enough branches that both compact."""
+    from linkgraph.bitops import pack_columns
+    from linkgraph.nets.engine import _advance
+
+    st = structure(lg.prepare(lg.Grid.parse(puzzle)), depth)
+    L = st.size
+    rng = np.random.default_rng(7)
+    on = np.concatenate([np.eye(L, dtype=bool), np.eye(L, dtype=bool)[rng.permutation(L)]])
+    off = np.concatenate([np.zeros((L, L), dtype=bool), rng.random((L, L)) < 0.04])
+    off &= ~on
+    B = len(on)
+    W = -(-B // 64)
+    on_w, off_w = pack_columns(on, words=W), pack_columns(off, words=W)
+    want = _advance(st, on_w, off_w, B, depth=depth, level=0, track=False).failed
+    tb = st.tables
+    got = kernels().failures(on_w, off_w, B, tb.mem, tb.cs, *kernel_tables(tb, depth))
+    assert (want >= 0).any() and (want < 0).any()
+    assert got.tolist() == want.tolist()

@@ -95,3 +95,62 @@ def test_batched_reasons_match_one_branch_code(puzzle, depth, level):
     for b in range(0, len(failed), 7):
         assert _weak_parents(st, ron[b : b + 1], roff[b : b + 1]).tolist() == [weak[b]]
         assert _strong_sets(st, ron[b : b + 1], roff[b : b + 1]).tolist() == [strong[b]]
+
+
+def support_oracle(bp, keys) -> set:
+    """The keys reachable from `keys` through the explained reasons (`BranchProof.reason`,
+    the edges a proof graph gets), in plain breadth-first order."""
+    seen, todo = set(keys), list(keys)
+    while todo:
+        key = todo.pop()
+        for parent, _ in bp.reason(*key):
+            if parent not in seen:
+                seen.add(parent)
+                todo.append(parent)
+    return seen
+
+
+def _depth0_branches():
+    """Failed branches of depth 0 without nesting: every premise of three grids, and the
+    sub-nets a nested search runs (which start from the outer branch's literals too)."""
+    out = []
+    for puzzle in (lg.samples.GNPX_FORCECHAIN, lg.samples.EASTER_MONSTER, lg.samples.GOLDEN_NUGGET):
+        st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), 0, 0)
+        out += [BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=0)
+                for b in range(len(failed)) if failed[b] >= 0]
+    st, ron, roff, failed = _branches(prepare(lg.Grid.parse(lg.samples.GOLDEN_NUGGET)), 0, 1)
+    for b in [b for b in range(len(failed)) if failed[b] >= 0][:6]:
+        bp = BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=1)
+        keys = [(k, False) for k in np.flatnonzero((bp.roff > 0) & (bp._weak_row < 0)).tolist()]
+        for key in keys:
+            if bp._local_reason(*key) is None:
+                bp._prepare([key])
+        out += list(bp._subnets.values())
+    for sub in out[-10:]:  # made alone: the reason rows too in the one call (kernel.subnet_best)
+        assert "_weak_row" in sub.__dict__ and "best" in sub._memo
+        assert sub._weak_row.tolist() == weak_parent(sub.st, sub.ron, sub.roff)
+        assert sub._strong_row.tolist() == strong_set(sub.st, sub.ron, sub.roff)
+    return out
+
+
+def test_compiled_contradictions_match_the_walks():
+    """`linkgraph.nets.kernel.contradiction_options`, `best_support` and `supports_exceed`
+    (through BranchProof) against the option oracle above and supports read off the
+    explained reasons."""
+    branches = _depth0_branches()
+    assert len(branches) > 100 and any(bp.ron.max() > 0 and (bp.ron == 0).sum() > 1 for bp in branches)
+    for bp in branches:
+        opts = options(bp.st, bp.ron, bp.roff, bp.failed)
+        kinds, sets, ptr, keys = bp._compiled_options
+        off_keys, on_keys = bp.st.literal_keys
+        assert [("both", "empty", "two-on")[k] for k in kinds.tolist()] == [o[0] for o in opts]
+        assert sets.tolist() == [o[1] for o in opts]
+        assert [[on_keys[e >> 1] if e & 1 else off_keys[e >> 1] for e in keys[a:b].tolist()]
+                for a, b in zip(ptr[:-1].tolist(), ptr[1:].tolist())] == [o[2] for o in opts]
+        sups = [support_oracle(bp, o[2]) for o in opts]
+        best = min(range(len(opts)), key=lambda i: (len(sups[i]), opts[i][0], opts[i][1], i))
+        kind, j, contra, sup = bp.best_contradiction()
+        assert (kind, j, contra) == opts[best] and sup == sups[best]
+        least = min(len(s) for s in sups)
+        for limit in (least - 1, least, least + 3):
+            assert bp.contradiction_exceeds(limit) is (least > limit)

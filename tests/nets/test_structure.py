@@ -104,3 +104,31 @@ def test_the_net_rungs_of_one_depth_share_a_structure():
     assert structure(grid, 1) is structure(grid, 1)
     assert structure(grid, 1) is not structure(grid, 2)
     assert structure(grid, 2).depth == 2 and structure(grid, 2)._patterns is not None
+
+
+@pytest.mark.parametrize("grid", list(_positions())[::3], ids=lambda grid: grid.geometry.name)
+def test_a_structure_lent_the_tables_of_another_depth_is_the_one_built_alone(grid):
+    """`Structure(grid, depth=d, base=...)` (what `structure` does when a lower depth looked at
+    the grid first) has the tables, pairs and patterns of `Structure(grid, depth=d)`."""
+    def tables(st):
+        out = [st.depth, st.cands.tolist(), st.local.tolist(), st.sets.tolist(), st.mem_pad.tolist(),
+               st.cs_pad.tolist(), st.members_list, st.cand_sets_list, st.sees_pad.tolist(),
+               st.strong_tables[0].tolist(), [st.set_text(j) for j in range(len(st.sets))]]
+        if st._groups is not None:
+            out += [st._groups["pairs"], st._groups["inter"], st._groups["outA"],
+                    [a.tolist() for a in st._groups["outB"]]]
+        if st._patterns is not None:
+            pt = st._patterns
+            out += [pt["pats"], pt["owner"].tolist(), [a.tolist() for a in pt["A"]], [a.tolist() for a in pt["T"]]]
+        return out
+
+    for d0, d in ((0, 1), (0, 2), (1, 2), (2, 0), (1, 0)):
+        base = Structure(grid, depth=d0)
+        base.members_list, base.sees_pad  # noqa: B018 (derived forms the base lends when it has them)
+        lent = Structure(grid, depth=d, base=base)
+        assert lent.cands is base.cands
+        assert tables(lent) == tables(Structure(grid, depth=d))
+    live = grid.live.copy()
+    live[np.flatnonzero(live)[0]] = False
+    other = lg.Grid(grid.geometry, live, grid.givens, grid.placed)  # a base of another grid lends nothing
+    assert tables(Structure(grid, depth=1, base=Structure(other))) == tables(Structure(grid, depth=1))

@@ -67,12 +67,12 @@ def _gather(rows: np.ndarray, index: np.ndarray) -> np.ndarray:
 
 
 def _digit_matrix(words: np.ndarray, N: int) -> np.ndarray:
-    """Words (..., digits, N, words over sets) as int64 (..., N, N): bit d of [i, j] is bit j of words[d, i]."""
-    n = words.shape[-3]
-    dt = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
-    b = unpack(words, N).astype(dt)
-    b <<= np.arange(n, dtype=dt)[:, None, None]
-    return np.bitwise_or.reduce(b, axis=-3).astype(np.int64)
+    """Words (R, digits, N, words over sets) as int64 (R, N, N): bit d of [r, i, j] is bit j
+    of words[r, d, i] (`linkgraph.techniques.als.kernel.digit_matrix`, imported on the first
+    table: numba is slow to import)."""
+    from linkgraph.techniques.als.kernel import digit_matrix  # noqa: PLC0415
+
+    return digit_matrix(np.ascontiguousarray(words, dtype=np.uint64), N)
 
 
 @dataclass(frozen=True, slots=True)

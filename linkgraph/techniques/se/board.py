@@ -23,7 +23,7 @@ from linkgraph.model import Candidate, Cell
 
 __all__ = [
     "BLOCK", "CELL_REGIONS", "COLUMN", "HOUSE_CELLS", "PEERS", "PEER_CAUSES", "REGION_CELLS", "ROW", "Board",
-    "bits", "popcount", "region_name", "set_text",
+    "bits", "cell_name", "popcount", "region_name", "set_text",
 ]
 
 #: Region types in SE's order (``Grid.getRegionTypes``): block, row, column.
