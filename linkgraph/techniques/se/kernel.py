@@ -467,6 +467,15 @@ def multiple_starts(cands, count) -> tuple[bool, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, nogil=True)
+def _int64s(values):  # pragma: no cover (compiled)
+    """A list of int64 as an array (the chain searches' results)."""
+    out = np.empty(len(values), dtype=np.int64)
+    for i in range(len(values)):
+        out[i] = values[i]
+    return out
+
+
+@njit(cache=True, nogil=True)
 def _cycle_removes(cands, off, on, par_off, par_on, src, in_chain, marks, house_cells):  # pragma: no cover
     """Whether the cycle closed by OFF `off` (turned off by ON `on`) into ON `src` removes
     anything (`ChainHint` of kind cycle: a candidate outside the chain's cells seen by an ON
@@ -615,19 +624,7 @@ def _static_cycles(cands, count, y, x, srcs, region_cells, cell_regions, house_c
             k = seen[i]
             to_on[k] = False
             par_off[k] = -1
-    n = len(out_keys)
-    keys = np.empty(n, dtype=np.int64)
-    cs = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        keys[i] = out_keys[i]
-        cs[i] = out_causes[i]
-    st = np.empty(len(out_start), dtype=np.int64)
-    for i in range(len(out_start)):
-        st[i] = out_start[i]
-    sr = np.empty(len(out_src), dtype=np.int64)
-    for i in range(len(out_src)):
-        sr[i] = out_src[i]
-    return sr, st, keys, cs
+    return _int64s(out_src), _int64s(out_start), _int64s(out_keys), _int64s(out_causes)
 
 
 def static_cycles(cands, count, y: bool, x: bool, srcs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -716,19 +713,7 @@ def _static_forcing(cands, count, y, srcs, region_cells, cell_regions, house_cel
             k = seen[i]
             reached[k] = False
             parent[k] = -1
-    n = len(out_keys)
-    keys = np.empty(n, dtype=np.int64)
-    cs = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        keys[i] = out_keys[i]
-        cs[i] = out_causes[i]
-    st = np.empty(len(out_start), dtype=np.int64)
-    for i in range(len(out_start)):
-        st[i] = out_start[i]
-    sr = np.empty(len(out_src), dtype=np.int64)
-    for i in range(len(out_src)):
-        sr[i] = out_src[i]
-    return sr, st, keys, cs
+    return _int64s(out_src), _int64s(out_start), _int64s(out_keys), _int64s(out_causes)
 
 
 def static_forcing(cands, count, y: bool, srcs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
