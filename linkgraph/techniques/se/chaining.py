@@ -426,9 +426,13 @@ class Chaining:
                 static_forcing(links, src_on, y, chains, found)
             if off_ok:
                 static_forcing(links, src_on - 1, y, chains, found)
+        self._unary_hints(board, result, y, x, cycles, chains)
+
+    def _unary_hints(self, board, result, y, x, cycles, chains) -> None:
+        """The hints of one start: a cycle hint per cycle that removes something, a forcing
+        hint per chain end (its target placed, or removed)."""
         for dst_on in cycles:
-            dst_off = reversed_cycle(dst_on)
-            hint = self._cycle_hint(board, dst_on, dst_off, y, x)
+            hint = self._cycle_hint(board, dst_on, reversed_cycle(dst_on), y, x)
             if hint.is_worth():
                 result.append(hint)
         for target in chains:

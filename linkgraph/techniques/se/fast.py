@@ -48,7 +48,7 @@ import numpy as np
 from linkgraph.techniques.se import bitrules, kernel
 from linkgraph.techniques.se.board import CELL_REGIONS, PEER_CAUSES, REGION_CELLS, Board, bits, popcount
 from linkgraph.techniques.se.chaining import (
-    ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links, reversed_cycle,
+    ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links,
 )
 
 __all__ = ["PARENT", "FastChaining", "NestedDynamic", "Shared", "multiple_starts_reference", "static_starts_reference"]
@@ -207,24 +207,6 @@ class _KernelLoops:
             return {}
         return _chains(kernel.static_forcing(board.cands, board.count, y, srcs))
 
-    def _search(self, board, cell, value, result, y, x, *, cycles, chains) -> None:
-        """The hints of `Chaining._unary` from the start (`cell`, `value`), given the cycles
-        and forcing chains from it (found by the kernel)."""
-        for dst_on in cycles:
-            hint = self._cycle_hint(board, dst_on, reversed_cycle(dst_on), y, x)
-            if hint.is_worth():
-                result.append(hint)
-        for target in chains:
-            if target.on:
-                removable = {target.cell: board.cands[target.cell] & ~(1 << target.value)}
-                if not removable[target.cell]:
-                    continue
-                hint = ChainHint(self, "forcing", removable, [target], is_x=x, is_y=y, cell=target.cell,
-                                 value=target.value)
-            else:
-                hint = ChainHint(self, "forcing", {target.cell: 1 << target.value}, [target], is_x=x, is_y=y)
-            result.append(hint)
-
 
 class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
     """A `Chaining` producer that shares work through `shared` (see the module docstring).
@@ -275,9 +257,7 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
         cycles = self._kernel_cycles(board, y, x, starts)
         forcing = self._kernel_forcing(board, y, [k for on in starts for k in (on, on - 1)]) if x else {}
         for on in starts:
-            cell, value = divmod(on >> 1, 10)
-            self._search(board, cell, value, result, y, x, cycles=cycles.get(on, ()),
-                         chains=forcing.get(on, []) + forcing.get(on - 1, []))
+            self._unary_hints(board, result, y, x, cycles.get(on, ()), forcing.get(on, []) + forcing.get(on - 1, []))
         return result
 
     # ---- premises -----------------------------------------------------------------------
@@ -571,9 +551,8 @@ class NestedStatic(_KernelLoops, Chaining):
                                                           ((on, kernel.FROM_ON), (on - 1, kernel.FROM_OFF))
                                                           if flags[on] & f])
             for on in starts:
-                cell, value = divmod(on >> 1, 10)
-                self._search(board, cell, value, result, y, x, cycles=cycles.get(on, ()),
-                             chains=forcing.get(on, []) + forcing.get(on - 1, []))
+                self._unary_hints(board, result, y, x, cycles.get(on, ()),
+                                  forcing.get(on, []) + forcing.get(on - 1, []))
         result.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
         seen = set()
         out = []
