@@ -26,20 +26,17 @@ def check_uniqueness(grid: Grid, step: Step) -> None:
     from the grid here, sharing no code with `linkgraph.techniques.uniqueness`.
     Raises ProofError (``technique: what is wrong``) on the first problem.
     """
-    G, g, cands = step.proof.graph, grid.geometry, grid.cands
+    G, g = step.proof.graph, grid.geometry
 
     def fail(message: str):
         raise ProofError(f"{step.technique}: {message}")
     n = g.size
 
     def cell(text: object) -> int:
-        try:
-            return g.cell_index(Cell.parse(str(text), size=n))
-        except (NotationError, ValueError):
-            fail(f"{text!r} is not a cell of this grid")
+        return _cell_of(grid, text, fail)
 
     def digits(i: int) -> set[int]:
-        return {int(d) + 1 for d in np.flatnonzero(cands[i])}
+        return _digits(grid, i)
 
     def houses(*cells: int) -> set[int]:
         return set.intersection(*(set(g.cell_houses[i]) for i in cells))
@@ -92,10 +89,7 @@ def check_uniqueness(grid: Grid, step: Step) -> None:
                 fail(f"type 2 roof cells must hold exactly {sorted(pair | {x})}")
             allowed = {(i, x) for i in range(n * n) if i not in roof and houses(i, *roof)}
         else:
-            try:
-                h = g.house_index(House.parse(str(G.get("house"))))
-            except (NotationError, ValueError):
-                fail(f"house {G.get('house')!r} is not a house of this grid")
+            h = _house(grid, G.get("house"), fail)
             if h not in shared:
                 fail(f"the roof cells do not share house {G.get('house')}")
             inside = [int(i) for i in g.house_cells[h]]
@@ -140,6 +134,11 @@ def _check_bug(grid: Grid, step: Step, t: int, x: object) -> None:
         fail(f"not a BUG+1: without {g.cell(t)}#{x}, digit {d + 1} has {places[h, d]} places in {g.houses[h]}")
 
 
+def _digits(grid: Grid, i: int) -> set[int]:
+    """The digits cell `i` still holds."""
+    return {int(d) + 1 for d in np.flatnonzero(grid.cands[i])}
+
+
 def _house(grid: Grid, text: object, fail) -> int:
     try:
         return grid.geometry.house_index(House.parse(str(text)))
@@ -162,11 +161,11 @@ def _check_loop(grid: Grid, step: Step, loop: list[int], fail) -> None:
     loop, so some cell of the loop keeps another digit (a "rescue" candidate). Each type's
     conclusions are checked to follow from that disjunction.
     """
-    G, g, cands = step.proof.graph, grid.geometry, grid.cands
+    G, g = step.proof.graph, grid.geometry
     n = g.size
 
     def digits(i: int) -> set[int]:
-        return {int(d) + 1 for d in np.flatnonzero(cands[i])}
+        return _digits(grid, i)
 
     pair = _digit_set(G.get("pair"), fail, "pair")
     if len(pair) != 2:
@@ -215,7 +214,7 @@ def _check_loop(grid: Grid, step: Step, loop: list[int], fail) -> None:
             # c2 left out: D's places in the house other than c2 are c1 and the subset
             subset = _subset(grid, G, inside, rescue, fail)
             D = _digit_set(G.get("digits"), fail, "digits")
-            c2 = cell_of(grid, G.get("outside"), fail)
+            c2 = _cell_of(grid, G.get("outside"), fail)
             if c2 not in rescue:
                 fail(f"{G.get('outside')} is not one of the two cells with more digits")
             c1 = rescue[0] if rescue[1] == c2 else rescue[1]
@@ -234,7 +233,7 @@ def _check_loop(grid: Grid, step: Step, loop: list[int], fail) -> None:
             fail(f"elimination {cand} does not follow from unique loop type {kind}")
 
 
-def cell_of(grid: Grid, text: object, fail) -> int:
+def _cell_of(grid: Grid, text: object, fail) -> int:
     """The index of the cell named `text` (fail if it is not one)."""
     g = grid.geometry
     try:
@@ -264,7 +263,7 @@ def _check_bug_types(grid: Grid, step: Step, fail) -> None:
         fail("no BUG candidates")
 
     def digits(i: int) -> set[int]:
-        return {int(d) + 1 for d in np.flatnonzero(grid.cands[i])}
+        return _digits(grid, i)
 
     if step.placements:
         fail("a BUG step here only eliminates")
@@ -319,7 +318,7 @@ def _check_bug_types(grid: Grid, step: Step, fail) -> None:
 
 def _subset(grid: Grid, G: dict, inside: list[int], pseudo: list[int], fail) -> list[int]:
     """The proof's ``subset``: distinct cells of the house, none of them in `pseudo`."""
-    subset = [cell_of(grid, t, fail) for t in G.get("subset", ())]
+    subset = [_cell_of(grid, t, fail) for t in G.get("subset", ())]
     if not subset or len(set(subset)) != len(subset) or any(q not in inside or q in pseudo for q in subset):
         fail(f"subset {G.get('subset')} is not other cells of {G.get('house')}")
     return subset
@@ -333,7 +332,7 @@ def _naked_set(grid: Grid, G: dict, inside: list[int], pseudo: list[int], extras
     digit) pairs allowed as eliminations."""
     subset = _subset(grid, G, inside, pseudo, fail)
     D = _digit_set(G.get("digits"), fail, "digits")
-    held = [{int(d) + 1 for d in np.flatnonzero(grid.cands[q])} for q in subset]
+    held = [_digits(grid, q) for q in subset]
     if not extras <= D or any(not h <= D for h in held) or len(D) != len(subset) + 1:
         fail(f"{what} and subset {G.get('subset')} are not {len(subset) + 1} digits {sorted(D)}")
     return {(i, d) for i in inside if i not in subset and i not in pseudo for d in D}

@@ -126,6 +126,14 @@ def _is_loop(loop: list[int]) -> bool:
     return even == odd
 
 
+def _common_region(cells) -> Iterator[int]:
+    """For each region type (block, row, column), the region of that type holding all `cells`."""
+    for rtype in range(3):
+        regions = {CELL_REGIONS[c][rtype] for c in cells}
+        if len(regions) == 1:
+            yield regions.pop()
+
+
 def unique_loop_hints(board: Board) -> Iterator[Hint]:
     """SE's Unique Loop hints on `board`, in SE's order (rating, then type)."""
     cands = board.cands
@@ -191,17 +199,12 @@ def _loop_type2(cands, loop, extra_cells, v1, v2) -> StepHint:
     return _loop_hint(2, loop, v1, v2, removable, loop_rating(len(loop)), extra=x)
 
 
-def _shared_regions(c1: int, c2: int) -> list[int]:
-    """The regions (block, row, column order) holding both cells."""
-    return [r for r in CELL_REGIONS[c1] if r in CELL_REGIONS[c2]]
-
-
 def _loop_type3(board, loop, c1, c2, v1, v2) -> Iterator[tuple[StepHint, tuple]]:
     cands = board.cands
     pair = 1 << v1 | 1 << v2
     extra = (cands[c1] | cands[c2]) & ~pair
     for degree in range(popcount(extra), 8):
-        for region in _shared_regions(c1, c2):
+        for region in _common_region((c1, c2)):
             inside = REGION_CELLS[region]
             empty = board.empty_count(region)
             i1, i2 = inside.index(c1), inside.index(c2)
@@ -254,7 +257,7 @@ def _loop_type3(board, loop, c1, c2, v1, v2) -> Iterator[tuple[StepHint, tuple]]
 
 def _loop_type4(cands, loop, c1, c2, v1, v2) -> StepHint | None:
     lock1 = lock2 = None
-    for region in _shared_regions(c1, c2):
+    for region in _common_region((c1, c2)):
         others = [c for c in REGION_CELLS[region] if c != c1 and c != c2]
         if not any(cands[c] >> v1 & 1 for c in others):
             lock1 = region
@@ -281,10 +284,9 @@ def bug_hints(board: Board) -> Iterator[Hint]:
     common: dict[int, None] | None = None
     for region, inside in enumerate(REGION_CELLS):
         for v in range(1, 10):
-            places = [c for c in inside if cands[c] >> v & 1]
-            if len(places) in (0, 2):
+            if board.count[region * 10 + v] in (0, 2):
                 continue
-            wide = [c for c in places if popcount(cands[c]) >= 3]
+            wide = [c for c in inside if cands[c] >> v & 1 and popcount(cands[c]) >= 3]
             if len(wide) == 1:
                 c = wide[0]
                 if c not in bug_cells:
@@ -333,14 +335,6 @@ def _bug_hint(kind: int, cells: list[int], values: dict[int, int], removable: di
     step = _step(f"se-bug-{kind}", removable, f"{name} {' '.join(bug)}", pattern="bug", type=kind,
                  bug=bug, **graph)
     return StepHint(name, f"bug-{kind}", difficulty, removable, step=step, kind=kind)
-
-
-def _common_region(cells: list[int]) -> Iterator[int]:
-    """For each region type (block, row, column), the region of that type holding all `cells`."""
-    for rtype in range(3):
-        regions = {CELL_REGIONS[c][rtype] for c in cells}
-        if len(regions) == 1:
-            yield regions.pop()
 
 
 def _bug_type3(cands, bug_cells, bug_values, all_values, common_cells) -> Iterator[StepHint]:
