@@ -109,7 +109,8 @@ class ChainHint(Hint):
                  "_signature", "digit")
 
     def __init__(self, rule: Chaining, kind: str, removable: dict[int, int], targets: list[Potential], *,
-                 is_x=True, is_y=True, source=None, absurd=False, house=None, digit=0, cell=None, value=0):
+                 is_x=True, is_y=True, source=None, absurd=False, house=None, digit=0, cell=None, value=0,
+                 complexity=None):
         super().__init__("", "", 0.0, removable, cell, value)
         self.rule = rule
         self.kind = kind
@@ -120,7 +121,7 @@ class ChainHint(Hint):
         self.absurd = absurd
         self.house = house
         self.digit = digit
-        self._complexity = None
+        self._complexity = complexity  # when the caller counted it already
         self._signature = None
         self.sort_key = {"cycle": 0, "forcing": 0, "binary": 7 if absurd else 1, "cell": 5, "region": 6}[kind]
         if kind in ("cycle", "forcing"):

@@ -21,12 +21,14 @@ positions), with four kinds of saving:
   one where the same rule, run at the outer level, found nothing. Nested Forcing Chains &
   Cycles (`NestedStatic`) start only from potentials that reach a strong link the outer grid
   lacks; nested Multiple Forcing Chains (`NestedMultiple`) first find, from every
-  candidate's closure at once, the cells and regions whose premises share a consequence;
-  nested Dynamic Forcing Chains (`NestedDynamic`) take the outer grid's propagation of a
-  premise as it is when nothing it looked at lost a candidate.
+  candidate's closure at once, the cells and regions whose premises share a consequence.
 - **Compiled graph walks.** Those filters, and SE's static cycle and forcing-chain searches
   (nested and top-level), run in `linkgraph.techniques.se.kernel` (numba); Python builds
   SE's potentials only for the chains they return.
+- **Compiled dynamic propagation.** The nested Dynamic Forcing Chains of levels 4 and 5
+  (`KernelDynamic`) run whole in `kernel.dynamic_chains`: every premise's propagation in
+  SE's order with SE's parents, the chains, their complexity, SE's sort and de-duplication;
+  Python builds potentials only for the hints that come back.
 
 Examples
 --------
@@ -51,7 +53,7 @@ from linkgraph.techniques.se.chaining import (
     ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links,
 )
 
-__all__ = ["PARENT", "FastChaining", "NestedDynamic", "Shared", "multiple_starts_reference", "static_starts_reference"]
+__all__ = ["PARENT", "FastChaining", "KernelDynamic", "Shared", "multiple_starts_reference", "static_starts_reference"]
 
 #: The level whose rule list each nested level extends, and how many rules they share.
 PARENT: dict[int, tuple[int, int]] = {1: (0, 0), 2: (1, 4), 3: (2, 5), 4: (1, 4), 5: (4, 5)}
@@ -61,27 +63,13 @@ class _Run:
     """One finished propagation: the ON and OFF potentials (dicts key -> Potential, in SE's
     order), the contradiction (None or the (ON, OFF) pair) and the candidates at the end."""
 
-    __slots__ = ("to_on", "to_off", "absurd", "cands", "_touch")
+    __slots__ = ("to_on", "to_off", "absurd", "cands")
 
     def __init__(self, to_on: dict, to_off: dict, absurd, cands: list[int] | None):
         self.to_on = to_on
         self.to_off = to_off
         self.absurd = absurd
         self.cands = cands
-        self._touch = None
-
-    def touch(self) -> tuple[int, int]:
-        """The cells (bit ``c``) and region places (bit ``r * 10 + d``) this propagation looked
-        at: the cell and the three regions' places of the digit of every potential it holds."""
-        if self._touch is None:
-            cells = places = 0
-            for key in (*self.to_on, *self.to_off):
-                cell, value = divmod(key >> 1, 10)
-                cells |= 1 << cell
-                for r in CELL_REGIONS[cell]:
-                    places |= 1 << r * 10 + value
-            self._touch = (cells, places)
-        return self._touch
 
 
 class Shared:
@@ -420,8 +408,8 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
                     inner3 = NestedMultiple(multiple=True)
                     rules.append(("mfc", lambda b, s, ch, cc, inner=inner3: inner.hints(b)))
             else:
-                inner4 = NestedDynamic(self.shared)
-                rules.append(("dfc", lambda b, s, ch, cc, inner=inner4: inner.hints(b, source=s)))
+                inner4 = KernelDynamic()
+                rules.append(("dfc", lambda b, s, ch, cc, inner=inner4: inner.hints(b)))
                 if self.level >= 5:
                     inner5 = FastChaining(multiple=True, dynamic=True, level=self.level - 3)
                     rules.append((f"dfc{self.level - 3}", lambda b, s, ch, cc, inner=inner5: inner.hints(b)))
@@ -767,58 +755,62 @@ class NestedMultiple(_KernelMultiple, Chaining):
     `_KernelMultiple` searches."""
 
 
-class NestedDynamic(Chaining):
-    """Dynamic Forcing Chains nested in the chains of levels 4 and 5, reusing the outer grid's
-    propagations.
+def _arena_potentials(keys: list, causes: list, pstart: list, plen: list, parents: list, roots,
+                      made: dict) -> None:
+    """The `Potential` of every arena index in `roots` and of its ancestors, into `made`
+    (index -> Potential), parents built before their children."""
+    for root in roots:
+        if root in made:
+            continue
+        stack = [root]
+        while stack:
+            i = stack[-1]
+            if i in made:
+                stack.pop()
+                continue
+            a = pstart[i]
+            ps = parents[a:a + plen[i]]
+            missing = [j for j in ps if j not in made]
+            if missing:
+                stack.extend(missing)
+                continue
+            stack.pop()
+            k = keys[i]
+            cause = causes[i]
+            made[i] = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [made[j] for j in ps],
+                                None if cause < 0 else cause)
 
-    The nested rule runs on a grid reduced from the one the outer search started from
-    (`source`), where the dynamic chains (level 0) have already propagated every premise
-    (``shared.runs[0]``). A propagation only ever looks at the cell and the three regions'
-    places of the digit of each potential it reaches; when none of those lost a candidate in
-    the reduction, the propagation on the reduced grid makes the same steps in the same order,
-    so the outer one is taken as it is. Other premises are propagated afresh. Without
-    `shared` or `source` it is `Chaining`.
-    """
 
-    def __init__(self, shared: Shared | None = None):
+class KernelDynamic(Chaining):
+    """Dynamic Forcing Chains (level 0) searched by `kernel.dynamic_chains`: every premise's
+    propagation compiled, in SE's order with SE's parents; Python builds SE's potentials
+    only for the chains of the hints that come back (sorted and one per set of eliminations,
+    as `Chaining.hints` keeps them). The nested rule of levels 4 and 5; where SE's search
+    would fail ("Parent not found") `Chaining`'s own search runs."""
+
+    def __init__(self):
         super().__init__(multiple=True, dynamic=True)
-        self.shared = shared
-        self._outer: tuple | None = None
-        self.reused = self.propagated = 0
 
-    def hints(self, board: Board, *, source: list[int] | None = None) -> list[ChainHint]:
-        shared = self.shared
-        runs = None
-        if source is not None and shared is not None and shared.state is not None and shared.state[1] == tuple(source):
-            runs = shared.runs.get(0)
-        if not runs:
-            return super().hints(board)
-        cells = places = 0
-        cands = board.cands
-        for c in range(81):
-            gone = source[c] & ~cands[c]
-            if gone:
-                cells |= 1 << c
-                for v in bits(gone):
-                    for r in CELL_REGIONS[c]:
-                        places |= 1 << r * 10 + v
-        self._outer = (runs, cells, places)
-        try:
-            return super().hints(board)
-        finally:
-            self._outer = None
-
-    def propagate(self, board: Board, to_on: dict, to_off: dict):
-        outer = self._outer
-        if outer is not None and len(to_on) + len(to_off) == 1:
-            (start,) = (*to_on, *to_off)
-            run = outer[0].get(start)
-            if run is not None:
-                cells, places = run.touch()
-                if not cells & outer[1] and not places & outer[2]:
-                    self.reused += 1
-                    to_on.update(run.to_on)
-                    to_off.update(run.to_off)
-                    return run.absurd
-        self.propagated += 1
-        return super().propagate(board, to_on, to_off)
+    def _multiple_chains(self, board: Board) -> list[ChainHint]:
+        error, rows, starts, targets, keys, causes, pstart, plen, parents = kernel.dynamic_chains(
+            board.cands, board.count)
+        if error:
+            return super()._multiple_chains(board)
+        rows, starts, targets = rows.tolist(), starts.tolist(), targets.tolist()
+        keys, causes, pstart, plen, parents = keys.tolist(), causes.tolist(), pstart.tolist(), plen.tolist(), \
+            parents.tolist()
+        made: dict[int, Potential] = {}
+        out: list[ChainHint] = []
+        for i, (kind, sort_key, cell, mask, placed, value, house, digit, src, complexity, _) in enumerate(rows):
+            ends = targets[starts[i]:starts[i + 1]]
+            _arena_potentials(keys, causes, pstart, plen, parents, ends if src < 0 else [*ends, src], made)
+            common = dict(cell=None if placed < 0 else placed, value=value, complexity=complexity)
+            ends = [made[j] for j in ends]
+            if kind == 0:
+                hint = ChainHint(self, "binary", {cell: mask}, ends, source=made[src], absurd=sort_key == 7,
+                                 **common)
+            else:
+                hint = ChainHint(self, "cell" if kind == 1 else "region", {cell: mask}, ends,
+                                 house=None if house < 0 else house, digit=digit, **common)
+            out.append(hint)
+        return out

@@ -22,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, REGION_CELLS
+from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, PEER_CAUSES, REGION_CELLS
 
-__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "multiple_starts", "static_cycles", "static_forcing", "static_starts"]
+__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "dynamic_chains", "multiple_starts", "static_cycles", "static_forcing", "static_starts"]
 
 #: Flags of a start in `static_starts`' output.
 CYCLE, FROM_ON, FROM_OFF = 1, 2, 4
@@ -737,3 +737,530 @@ def static_forcing(cands, count, y: bool, srcs) -> tuple[np.ndarray, np.ndarray,
     """
     return _static_forcing(np.asarray(cands, dtype=np.int64), np.asarray(count, dtype=np.int64), y,
                            np.asarray(srcs, dtype=np.int64), _REGION_CELLS, _CELL_REGIONS, _HOUSE_CELLS)
+
+
+# ---- dynamic propagation -------------------------------------------------------------------
+#
+# SE's dynamic ``doChaining`` (`linkgraph.techniques.se.chaining.Chaining.propagate` with
+# ``dynamic=True`` and level 0), compiled, keeping SE's order and every parent: the
+# potentials of all propagations of one search live in one arena of parallel arrays (key,
+# cause, which dict the potential joined, its parents as a slice of `par`), so Python
+# builds `Potential` objects only for the chains a hint returns.
+
+_PEER_CELLS = np.array([[o for o, _ in PEER_CAUSES[c]] for c in range(81)], dtype=np.int64)
+_PEER_CAUSE = np.array([[k for _, k in PEER_CAUSES[c]] for c in range(81)], dtype=np.int64)
+#: What one propagation can add to the arena at most: every key once, one potential more
+#: for the contradiction; each with at most 9 parents.
+_ROOM = _KEYS + 2
+_PAR_ROOM = _ROOM * 10
+
+
+@njit(cache=True, nogil=True)
+def _grown(arr, need):  # pragma: no cover (compiled)
+    if need <= arr.shape[0]:
+        return arr
+    size = arr.shape[0] * 2
+    while size < need:
+        size *= 2
+    out = np.empty(size, dtype=arr.dtype)
+    out[:arr.shape[0]] = arr
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _dyn_propagate(cands, count, start, cw, cnt, where_on, where_off, a_key, a_cause, a_flag, a_pstart, a_plen,
+                   par, n, npar, qon, qoff, ons_key, ons_cause, ons_reg, peer_cells, peer_cause, cell_regions,
+                   region_cells):  # pragma: no cover (compiled)
+    """One dynamic propagation from the potential `start` (a key) on `cands`, appended to the
+    arena from index `n` (parents from `npar`). ``a_flag``: 1 joined ``to_on``, 2 joined
+    ``to_off``, 0 the new half of a contradiction. Returns (n, npar, the contradiction's ON
+    and OFF arena indices or -1, error): error 1 is SE's "Parent not found"."""
+    for c in range(81):
+        cw[c] = cands[c]
+    for i in range(270):
+        cnt[i] = count[i]
+    first = n
+    a_key[n] = start
+    a_cause[n] = -1
+    a_pstart[n] = npar
+    a_plen[n] = 0
+    hon = ton = hoff = toff = 0
+    if start & 1:
+        a_flag[n] = 1
+        where_on[start] = n
+        qon[ton] = n
+        ton += 1
+    else:
+        a_flag[n] = 2
+        where_off[start] = n
+        qoff[toff] = n
+        toff += 1
+    n += 1
+    ab_on = ab_off = -1
+    error = 0
+    while (hon < ton or hoff < toff) and ab_on < 0 and error == 0:
+        if hon < ton:
+            p = qon[hon]
+            hon += 1
+            cv = a_key[p] >> 1
+            cell = cv // 10
+            value = cv % 10
+            m = cw[cell]
+            for v in range(1, 10):
+                if v != value and m >> v & 1:
+                    k = (cell * 10 + v) * 2
+                    if where_on[k + 1] >= 0 or where_off[k] < 0:
+                        a_key[n] = k
+                        a_cause[n] = 0
+                        a_pstart[n] = npar
+                        a_plen[n] = 1
+                        par[npar] = p
+                        npar += 1
+                        if where_on[k + 1] >= 0:
+                            a_flag[n] = 0
+                            ab_on = where_on[k + 1]
+                            ab_off = n
+                            n += 1
+                            break
+                        a_flag[n] = 2
+                        where_off[k] = n
+                        qoff[toff] = n
+                        toff += 1
+                        n += 1
+            if ab_on >= 0:
+                break
+            bit = 1 << value
+            for i in range(20):
+                c = peer_cells[cell, i]
+                if cw[c] & bit:
+                    k = (c * 10 + value) * 2
+                    if where_on[k + 1] >= 0 or where_off[k] < 0:
+                        a_key[n] = k
+                        a_cause[n] = peer_cause[cell, i]
+                        a_pstart[n] = npar
+                        a_plen[n] = 1
+                        par[npar] = p
+                        npar += 1
+                        if where_on[k + 1] >= 0:
+                            a_flag[n] = 0
+                            ab_on = where_on[k + 1]
+                            ab_off = n
+                            n += 1
+                            break
+                        a_flag[n] = 2
+                        where_off[k] = n
+                        qoff[toff] = n
+                        toff += 1
+                        n += 1
+        else:
+            p = qoff[hoff]
+            hoff += 1
+            cv = a_key[p] >> 1
+            cell = cv // 10
+            value = cv % 10
+            m = cw[cell]
+            bit = 1 << value
+            nons = 0
+            rest = m & (m - 1)
+            if rest != 0 and rest & (rest - 1) == 0:  # two digits left
+                om = (m ^ bit) if m & bit else (m & -m)
+                other = 0
+                while om > 1:
+                    om >>= 1
+                    other += 1
+                ons_key[0] = (cell * 10 + other) * 2 + 1
+                ons_cause[0] = 0
+                ons_reg[0] = -1
+                nons = 1
+            for t in range(3):
+                r = cell_regions[cell, t]
+                if cnt[r * 10 + value] == 2:
+                    other = region_cells[r, 8]
+                    for i in range(9):
+                        o = region_cells[r, i]
+                        if o != cell and cw[o] & bit:
+                            other = o
+                            break
+                    key = (other * 10 + value) * 2 + 1
+                    dup = False
+                    for j in range(nons):
+                        if ons_key[j] == key:
+                            dup = True
+                    if not dup:
+                        ons_key[nons] = key
+                        ons_cause[nons] = t + 1
+                        ons_reg[nons] = r
+                        nons += 1
+            for j in range(nons):
+                q = ons_key[j]
+                absurd = where_off[q - 1] >= 0
+                if not absurd and where_on[q] >= 0:
+                    continue
+                # the potential with its parents: the OFF one, then the candidates the
+                # propagation removed from the cell or region (SE's hidden parents)
+                a_key[n] = q
+                a_cause[n] = ons_cause[j]
+                a_pstart[n] = npar
+                par[npar] = p
+                npar += 1
+                qc = (q >> 1) // 10
+                qv = (q >> 1) % 10
+                if ons_reg[j] < 0:
+                    gone = cands[qc] & ~m
+                    for v in range(1, 10):
+                        if gone >> v & 1:
+                            w = where_off[(qc * 10 + v) * 2]
+                            if w < 0:
+                                error = 1
+                            par[npar] = w
+                            npar += 1
+                else:
+                    r = ons_reg[j]
+                    qb = 1 << qv
+                    for i in range(9):
+                        o = region_cells[r, i]
+                        if cands[o] & qb and not cw[o] & qb:
+                            w = where_off[(o * 10 + qv) * 2]
+                            if w < 0:
+                                error = 1
+                            par[npar] = w
+                            npar += 1
+                a_plen[n] = npar - a_pstart[n]
+                if absurd:
+                    a_flag[n] = 0
+                    ab_on = n
+                    ab_off = where_off[q - 1]
+                    n += 1
+                    break
+                a_flag[n] = 1
+                where_on[q] = n
+                qon[ton] = n
+                ton += 1
+                n += 1
+            if m & bit:
+                cw[cell] = m & ~bit
+                for t in range(3):
+                    cnt[cell_regions[cell, t] * 10 + value] -= 1
+    for i in range(first, n):
+        k = a_key[i]
+        where_on[k | 1] = -1
+        where_off[k & ~1] = -1
+    return n, npar, ab_on, ab_off, error
+
+
+@njit(cache=True, nogil=True)
+def _dynamic_chains(cands, count, peer_cells, peer_cause, cell_regions, region_cells):  # pragma: no cover
+    """SE's Dynamic Forcing Chains search (`Chaining._multiple_chains` with ``multiple`` and
+    ``dynamic``, level 0): see `dynamic_chains`."""
+    cap = 1 << 16
+    a_key = np.empty(cap, dtype=np.int64)
+    a_cause = np.empty(cap, dtype=np.int64)
+    a_flag = np.empty(cap, dtype=np.int64)
+    a_pstart = np.empty(cap, dtype=np.int64)
+    a_plen = np.empty(cap, dtype=np.int64)
+    par = np.empty(cap * 2, dtype=np.int64)
+    cw = np.empty(81, dtype=np.int64)
+    cnt = np.empty(270, dtype=np.int64)
+    where_on = np.full(_KEYS, -1, dtype=np.int64)
+    where_off = np.full(_KEYS, -1, dtype=np.int64)
+    qon = np.empty(_ROOM, dtype=np.int64)
+    qoff = np.empty(_ROOM, dtype=np.int64)
+    ons_key = np.empty(4, dtype=np.int64)
+    ons_cause = np.empty(4, dtype=np.int64)
+    ons_reg = np.empty(4, dtype=np.int64)
+    # propagations: arena range and contradiction; ON premises memoised by candidate
+    nprops = 0
+    pr_first = np.empty(2 * 810 + 1, dtype=np.int64)
+    pr_last = np.empty(2 * 810 + 1, dtype=np.int64)
+    pr_ab_on = np.empty(2 * 810 + 1, dtype=np.int64)
+    pr_ab_off = np.empty(2 * 810 + 1, dtype=np.int64)
+    memo = np.full(810, -1, dtype=np.int64)
+    table = np.full((10, _KEYS), -1, dtype=np.int64)
+    # hints in SE's order of discovery: kind (0 double/contradiction, 1 cell, 2 region), sort
+    # key, removed cell and digits, placed cell (-1) and digit, house (-1), digit, source, targets
+    h_kind = [np.int64(0) for _ in range(0)]
+    h_sort = [np.int64(0) for _ in range(0)]
+    h_cell = [np.int64(0) for _ in range(0)]
+    h_mask = [np.int64(0) for _ in range(0)]
+    h_set = [np.int64(0) for _ in range(0)]
+    h_val = [np.int64(0) for _ in range(0)]
+    h_house = [np.int64(0) for _ in range(0)]
+    h_digit = [np.int64(0) for _ in range(0)]
+    h_src = [np.int64(0) for _ in range(0)]
+    h_tstart = [np.int64(0)]
+    tg = [np.int64(0) for _ in range(0)]
+    n = 0
+    npar = 0
+    error = 0
+    vals = np.empty(9, dtype=np.int64)
+    vprops = np.empty(9, dtype=np.int64)
+    pos = np.empty(9, dtype=np.int64)
+    pprops = np.empty(9, dtype=np.int64)
+    for cell in range(81):
+        m = cands[cell]
+        card = _popcount(m)
+        if card < 2:
+            continue
+        nv = 0
+        for value in range(1, 10):
+            if not m >> value & 1:
+                continue
+            bit = 1 << value
+            vals[nv] = value
+            # the ON premise (memoised) and the OFF one
+            props = np.empty(2, dtype=np.int64)
+            for side in range(2):
+                key = (cell * 10 + value) * 2 + 1 - side
+                if side == 0 and memo[cell * 10 + value] >= 0:
+                    props[0] = memo[cell * 10 + value]
+                    continue
+                a_key = _grown(a_key, n + _ROOM)
+                a_cause = _grown(a_cause, n + _ROOM)
+                a_flag = _grown(a_flag, n + _ROOM)
+                a_pstart = _grown(a_pstart, n + _ROOM)
+                a_plen = _grown(a_plen, n + _ROOM)
+                par = _grown(par, npar + _PAR_ROOM)
+                first = n
+                n, npar, ab_on, ab_off, err = _dyn_propagate(
+                    cands, count, key, cw, cnt, where_on, where_off, a_key, a_cause, a_flag, a_pstart, a_plen,
+                    par, n, npar, qon, qoff, ons_key, ons_cause, ons_reg, peer_cells, peer_cause, cell_regions,
+                    region_cells)
+                error |= err
+                pr_first[nprops] = first
+                pr_last[nprops] = n
+                pr_ab_on[nprops] = ab_on
+                pr_ab_off[nprops] = ab_off
+                props[side] = nprops
+                if side == 0:
+                    memo[cell * 10 + value] = nprops
+                nprops += 1
+                if side == 1:
+                    # the OFF propagation is used here only; drop it after
+                    pass
+            pon, poff = props[0], props[1]
+            vprops[nv] = pon
+            nv += 1
+            src_on = pr_first[pon]
+            src_off = pr_first[poff]
+            if pr_ab_on[pon] >= 0:
+                h_kind.append(0); h_sort.append(7); h_cell.append(cell); h_mask.append(bit)
+                h_set.append(-1); h_val.append(0); h_house.append(-1); h_digit.append(0); h_src.append(src_on)
+                tg.append(pr_ab_on[pon]); tg.append(pr_ab_off[pon]); h_tstart.append(len(tg))
+            if pr_ab_on[poff] >= 0:
+                rem = m & ~bit
+                if rem:
+                    h_kind.append(0); h_sort.append(7); h_cell.append(cell); h_mask.append(rem)
+                    h_set.append(cell); h_val.append(value); h_house.append(-1); h_digit.append(0)
+                    h_src.append(src_off)
+                    tg.append(pr_ab_on[poff]); tg.append(pr_ab_off[poff]); h_tstart.append(len(tg))
+            if card >= 3:
+                for i in range(pr_first[poff], pr_last[poff]):
+                    if a_flag[i] != 0:
+                        table[0, a_key[i]] = i
+                for flag in (1, 2):
+                    for i in range(pr_first[pon], pr_last[pon]):
+                        if a_flag[i] != flag:
+                            continue
+                        k = a_key[i]
+                        q = table[0, k]
+                        if q < 0:
+                            continue
+                        qc = (k >> 1) // 10
+                        qv = (k >> 1) % 10
+                        if flag == 1:
+                            rem = cands[qc] & ~(1 << qv)
+                            if not rem:
+                                continue
+                            h_kind.append(0); h_sort.append(1); h_cell.append(qc); h_mask.append(rem)
+                            h_set.append(qc); h_val.append(qv); h_house.append(-1); h_digit.append(0)
+                            h_src.append(src_on)
+                        else:
+                            h_kind.append(0); h_sort.append(1); h_cell.append(qc); h_mask.append(1 << qv)
+                            h_set.append(-1); h_val.append(0); h_house.append(-1); h_digit.append(0)
+                            h_src.append(src_off)
+                        tg.append(i); tg.append(q); h_tstart.append(len(tg))
+                for i in range(pr_first[poff], pr_last[poff]):
+                    table[0, a_key[i]] = -1
+            # region chains: the regions where this cell is the digit's first place
+            for t in range(3):
+                r = cell_regions[cell, t]
+                npos = 0
+                for i in range(9):
+                    o = region_cells[r, i]
+                    if cands[o] & bit:
+                        pos[npos] = o
+                        npos += 1
+                if npos < 2 or pos[0] != cell:
+                    continue
+                for j in range(npos):
+                    cv = pos[j] * 10 + value
+                    if memo[cv] < 0:
+                        a_key = _grown(a_key, n + _ROOM)
+                        a_cause = _grown(a_cause, n + _ROOM)
+                        a_flag = _grown(a_flag, n + _ROOM)
+                        a_pstart = _grown(a_pstart, n + _ROOM)
+                        a_plen = _grown(a_plen, n + _ROOM)
+                        par = _grown(par, npar + _PAR_ROOM)
+                        first = n
+                        n, npar, ab_on, ab_off, err = _dyn_propagate(
+                            cands, count, cv * 2 + 1, cw, cnt, where_on, where_off, a_key, a_cause, a_flag, a_pstart,
+                            a_plen, par, n, npar, qon, qoff, ons_key, ons_cause, ons_reg, peer_cells, peer_cause,
+                            cell_regions, region_cells)
+                        error |= err
+                        pr_first[nprops] = first
+                        pr_last[nprops] = n
+                        pr_ab_on[nprops] = ab_on
+                        pr_ab_off[nprops] = ab_off
+                        memo[cv] = nprops
+                        nprops += 1
+                    pprops[j] = memo[cv]
+                _reductions(pprops, npos, pr_first, pr_last, a_key, a_flag, table, cands, 2, r, value,
+                            h_kind, h_sort, h_cell, h_mask, h_set, h_val, h_house, h_digit, h_src, h_tstart, tg)
+        _reductions(vprops, nv, pr_first, pr_last, a_key, a_flag, table, cands, 1, -1, 0,
+                    h_kind, h_sort, h_cell, h_mask, h_set, h_val, h_house, h_digit, h_src, h_tstart, tg)
+    # complexity: distinct potentials among each target's ancestors, summed over targets
+    nh = len(h_kind)
+    comp = np.zeros(nh, dtype=np.int64)
+    stamp = np.zeros(n, dtype=np.int64)
+    stack = np.empty(n + 1, dtype=np.int64)
+    mark = 0
+    for h in range(nh):
+        total = 0
+        for j in range(h_tstart[h], h_tstart[h + 1]):
+            mark += 1
+            top = 0
+            stack[0] = tg[j]
+            top = 1
+            stamp[tg[j]] = mark
+            while top > 0:
+                top -= 1
+                i = stack[top]
+                total += 1
+                for e in range(a_pstart[i], a_pstart[i] + a_plen[i]):
+                    u = par[e]
+                    if stamp[u] != mark:
+                        stamp[u] = mark
+                        stack[top] = u
+                        top += 1
+        comp[h] = total
+    # SE's order (rating, which rises with complexity; complexity; kind), the first of each
+    # set of eliminations
+    order = np.argsort(comp * 8 * (nh + 1) + np.array(h_sort, dtype=np.int64) * (nh + 1)
+                       + np.arange(nh), kind="mergesort")
+    seen = np.zeros(81 * 1024, dtype=np.bool_)
+    kept = [np.int64(0) for _ in range(0)]
+    for h in order:
+        s = h_cell[h] * 1024 + h_mask[h]
+        if not seen[s]:
+            seen[s] = True
+            kept.append(h)
+    nk = len(kept)
+    out = np.empty((nk, 11), dtype=np.int64)
+    o_tstart = np.empty(nk + 1, dtype=np.int64)
+    o_tg = [np.int64(0) for _ in range(0)]
+    o_tstart[0] = 0
+    for j in range(nk):
+        h = kept[j]
+        out[j, 0] = h_kind[h]
+        out[j, 1] = h_sort[h]
+        out[j, 2] = h_cell[h]
+        out[j, 3] = h_mask[h]
+        out[j, 4] = h_set[h]
+        out[j, 5] = h_val[h]
+        out[j, 6] = h_house[h]
+        out[j, 7] = h_digit[h]
+        out[j, 8] = h_src[h]
+        out[j, 9] = comp[h]
+        out[j, 10] = 0
+        for e in range(h_tstart[h], h_tstart[h + 1]):
+            o_tg.append(tg[e])
+        o_tstart[j + 1] = len(o_tg)
+    return (error, out, o_tstart, _int64s(o_tg), a_key[:n].copy(), a_cause[:n].copy(), a_pstart[:n].copy(),
+            a_plen[:n].copy(), par[:npar].copy())
+
+
+@njit(cache=True, nogil=True)
+def _reductions(props, k, pr_first, pr_last, a_key, a_flag, table, cands, kind, house, digit,
+                h_kind, h_sort, h_cell, h_mask, h_set, h_val, h_house, h_digit, h_src, h_tstart,
+                tg):  # pragma: no cover (compiled)
+    """Cell (`kind` 1) or region (2) forcing chains: the potentials every one of the `k`
+    premises' propagations `props` reaches, ON ones then OFF ones, in the first's order."""
+    for j in range(1, k):
+        p = props[j]
+        for i in range(pr_first[p], pr_last[p]):
+            if a_flag[i] != 0:
+                table[j, a_key[i]] = i
+    p0 = props[0]
+    for flag in (1, 2):
+        for i in range(pr_first[p0], pr_last[p0]):
+            if a_flag[i] != flag:
+                continue
+            key = a_key[i]
+            ok = True
+            for j in range(1, k):
+                if table[j, key] < 0:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            c = (key >> 1) // 10
+            v = (key >> 1) % 10
+            if flag == 1:
+                rem = cands[c] & ~(1 << v)
+                if not rem:
+                    continue
+                h_mask.append(rem)
+                h_set.append(c)
+                h_val.append(v)
+            else:
+                h_mask.append(1 << v)
+                h_set.append(-1)
+                h_val.append(0)
+            h_kind.append(kind)
+            h_sort.append(5 if kind == 1 else 6)
+            h_cell.append(c)
+            h_house.append(house)
+            h_digit.append(digit)
+            h_src.append(-1)
+            tg.append(i)
+            for j in range(1, k):
+                tg.append(table[j, key])
+            h_tstart.append(len(tg))
+    for j in range(1, k):
+        p = props[j]
+        for i in range(pr_first[p], pr_last[p]):
+            table[j, a_key[i]] = -1
+
+
+def dynamic_chains(cands, count):
+    """SE's Dynamic Forcing Chains (level 0: `linkgraph.techniques.se.chaining.Chaining` with
+    ``multiple=True, dynamic=True``) on `cands`: every premise's propagation in SE's order
+    with SE's parents, the contradiction, double, cell and region chains they give, sorted
+    as SE sorts them and the first of each set of eliminations kept.
+
+    Returns ``(error, hints, starts, targets, keys, causes, pstart, plen, parents)``:
+    ``error`` is 1 where SE would fail ("Parent not found"); ``hints[i]`` is (kind: 0
+    double or contradiction, 1 cell, 2 region; sort key: 7 contradiction, 1 double; removed
+    cell; removed digits mask; placed cell or -1; placed digit; house or -1; digit; source
+    potential or -1; complexity; 0) and its chain ends are ``targets[starts[i]:starts[i + 1]]``,
+    indices of the potentials ``keys``, ``causes`` (-1 none), whose parents are
+    ``parents[pstart[j]:pstart[j] + plen[j]]``.
+
+    Examples
+    --------
+    >>> from linkgraph.techniques.se.board import Board
+    >>> from linkgraph.techniques.se.kernel import dynamic_chains
+    >>> cands = [0] * 81
+    >>> cands[0], cands[1], cands[2] = 0b110, 0b110, 0b110  # r1c1, r1c2, r1c3 all {1,2}
+    >>> board = Board(cands, [0] * 81)
+    >>> error, hints, starts, targets, keys, causes, pstart, plen, parents = dynamic_chains(board.cands, board.count)
+    >>> # r1c1 = 1 and r1c1 = 2 both turn 1 off in r1c3 (2 + 4 potentials): a cell chain
+    >>> int(error), hints[0].tolist()
+    (0, [1, 5, 2, 2, -1, 0, -1, 0, -1, 6, 0])
+    >>> # +r1c1#1 turns 2 on in r1c2 and r1c3, and the first turns the second off: r1c1 is
+    >>> # not 1 (ends +r1c3#2 and -r1c3#2, 3 + 4 potentials), sorted after the cheaper chains
+    >>> hints[4].tolist(), [int(keys[i]) for i in targets[starts[4]:starts[5]]]
+    ([0, 7, 0, 2, -1, 0, -1, 0, 0, 7, 0], [45, 44])
+    """
+    return _dynamic_chains(np.asarray(cands, dtype=np.int64), np.asarray(count, dtype=np.int64),
+                           _PEER_CELLS, _PEER_CAUSE, _CELL_REGIONS, _REGION_CELLS)

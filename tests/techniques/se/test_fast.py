@@ -15,7 +15,7 @@ import linkgraph as lg
 from linkgraph.techniques.se import bitrules, rules
 from linkgraph.techniques.se.board import CELL_REGIONS, PEERS, Board, bits
 from linkgraph.techniques.se.chaining import Chaining
-from linkgraph.techniques.se.fast import FastChaining, NestedDynamic, Shared
+from linkgraph.techniques.se.fast import FastChaining, Shared
 from linkgraph.techniques.se.solver import first_hint, producers, rate
 
 from linkgraph.io import read_puzzles
@@ -115,27 +115,6 @@ def test_aligned_exclusion_removes_what_the_definition_removes():
                     checked += 1
                     removing += bool(want)
     assert checked > 500 and removing > 0
-
-
-def test_nested_dynamic_chains_reuse_the_outer_grids_propagations_only_where_they_hold():
-    rnd = random.Random(7)
-    compared = nonempty = 0
-    reused = propagated = 0
-    for puzzle, *_ in _hardest()[:5]:
-        source = _path_boards(puzzle, 0, 60)[-1]
-        shared = Shared()
-        FastChaining(multiple=True, dynamic=True, shared=shared).hints(source)  # level 0 on the outer grid
-        nested = NestedDynamic(shared)
-        for _ in range(3):
-            reduced, _, _ = _reduced(source, rnd)
-            want = Chaining(multiple=True, dynamic=True).hints(reduced.copy())
-            assert _key(nested.hints(reduced.copy(), source=list(source.cands))) == _key(want)
-            compared += 1
-            nonempty += bool(want)
-        reused += nested.reused
-        propagated += nested.propagated
-    # both ways were taken, on grids with hints to find
-    assert nonempty > 10 and reused > 100 and propagated > 100, (nonempty, reused, propagated)
 
 
 def _compare_on(board: Board, max_level: int) -> str | None:

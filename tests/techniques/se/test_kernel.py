@@ -14,7 +14,7 @@ from linkgraph.oracle import solutions
 from linkgraph.techniques.se import kernel
 from linkgraph.techniques.se.board import Board, bits
 from linkgraph.techniques.se.chaining import Chaining, StaticLinks, reversed_cycle, static_cycles, static_forcing
-from linkgraph.techniques.se.fast import multiple_starts_reference, static_starts_reference
+from linkgraph.techniques.se.fast import KernelDynamic, multiple_starts_reference, static_starts_reference
 from tests.techniques.se.test_fast import _hardest, _path_boards, _reduced
 
 
@@ -192,3 +192,64 @@ def test_static_forcing_gives_ses_forcing_chains():
                 compared += 1
                 chains += len(want)
     assert compared > 20 and chains > 100, (compared, chains)
+
+
+def _tree(p, memo: dict) -> tuple:
+    """A potential with its cause and, recursively, its parents, in order."""
+    got = memo.get(id(p))
+    if got is None:
+        got = memo[id(p)] = (p.key, p.cause, tuple(_tree(q, memo) for q in p.parents))
+    return got
+
+
+def test_dynamic_chains_give_ses_hints_with_ses_parents():
+    """`KernelDynamic` (`kernel.dynamic_chains`) against SE's literal search (`Chaining`,
+    multiple and dynamic): same hints in the same order, and every chain end with the same
+    potentials, causes and parents (hidden parents included), on reduced grids of a nested
+    chain and on grids toward the solution (wrong ones among them)."""
+    rnd = random.Random(15)
+    boards = []
+    for puzzle, *_ in _hardest()[:5]:
+        source = _path_boards(puzzle, 0, 60)[-1]
+        boards.extend(_reduced(source, rnd)[0] for _ in range(3))
+    for puzzle, *_ in _hardest()[4:6]:
+        boards.extend(_revealed(puzzle, rnd)[4::3])
+    compared = 0
+    kinds: set = set()
+    for board in boards:
+        want = Chaining(multiple=True, dynamic=True).hints(board.copy())
+        got = KernelDynamic().hints(board.copy())
+        assert [(h.name, h.kind, h.absurd, h.house, h.digit, h.removable, h.cell, h.value, h.complexity,
+                 round(h.difficulty, 6)) for h in got] == \
+            [(h.name, h.kind, h.absurd, h.house, h.digit, h.removable, h.cell, h.value, h.complexity,
+              round(h.difficulty, 6)) for h in want]
+        memo_a: dict = {}
+        memo_b: dict = {}
+        for a, b in zip(got, want):
+            assert [_tree(t, memo_a) for t in a.targets] == [_tree(t, memo_b) for t in b.targets]
+            assert (a.source is None) == (b.source is None)
+            if a.source is not None:
+                assert _tree(a.source, memo_a) == _tree(b.source, memo_b)
+            kinds.add((a.kind, a.absurd))
+        compared += bool(want)
+    assert compared > 10, compared
+    assert kinds == {("binary", True), ("binary", False), ("cell", False), ("region", False)}, kinds
+
+
+def test_dynamic_chains_by_hand():
+    # r1c1 = r1c2 = {1,2}, r1c3 = {1,2,3}; no other candidates
+    cands = [0] * 81
+    cands[0] = cands[1] = 0b110
+    cands[2] = 0b1110
+    board = Board(cands, [0] * 81)
+    hints = KernelDynamic().hints(board)
+    # cell chains on r1c1: +r1c1#1 turns -r1c3#1 directly (2 potentials); +r1c1#2 through
+    # -r1c2#2, +r1c2#1 (4): complexity 6, and the same for 2; both make r1c3 = 3: +r1c1#1,
+    # -r1c2#1, +r1c2#2, -r1c3#2, +r1c3#3 with -r1c3#1 as the hidden parent (6), twice: 12.
+    # +r1c3#1 is a contradiction (+-r1c2#2) of complexity 7, dropped for the cheaper chain
+    got = [(h.name, h.eliminations(), h.complexity) for h in hints]
+    assert got == [("Dynamic Cell Forcing Chains", [(2, 1)], 6), ("Dynamic Cell Forcing Chains", [(2, 2)], 6),
+                   ("Dynamic Cell Forcing Chains", [(2, 1), (2, 2)], 12)]
+    end = hints[2].targets[0]  # +r1c3#3 from +r1c1#1
+    assert repr(end) == "+r1c3#3" and [repr(p) for p in end.parents] == ["-r1c3#2", "-r1c3#1"]
+    assert [repr(p) for p in end.parents[0].parents] == ["+r1c2#2"]
