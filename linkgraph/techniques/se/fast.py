@@ -425,12 +425,21 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
         cands = board.cands
         state = None
         changed = changed_cells = None
-        for name, rule in self._rule_list()[start:]:
+        basic = None
+        for index, (name, rule) in enumerate(self._rule_list()[start:], start):
             found = None
             if cache is not None:
                 if state is None:
                     state = (tuple(save), tuple(cands))
                 found = cache.get((name, state))
+            if found is None and index < 4:
+                # the basic rules: skip those with no hint at all on the grid
+                if basic is None:
+                    basic = kernel.basic_rules_found(cands, board.values)
+                if not basic >> index & 1:
+                    found = []
+                    if cache is not None:
+                        cache[(name, state)] = found
             if found is None:
                 if changed is None:
                     changed_cells = {c for c in range(81) if save[c] != cands[c]}

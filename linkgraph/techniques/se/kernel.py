@@ -24,7 +24,7 @@ from numba import njit
 
 from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, PEER_CAUSES, REGION_CELLS
 
-__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "dynamic_chains", "multiple_starts", "static_cycles", "static_forcing", "static_starts"]
+__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "basic_rules_found", "dynamic_chains", "multiple_starts", "static_cycles", "static_forcing", "static_starts"]
 
 #: Flags of a start in `static_starts`' output.
 CYCLE, FROM_ON, FROM_OFF = 1, 2, 4
@@ -1264,3 +1264,138 @@ def dynamic_chains(cands, count):
     """
     return _dynamic_chains(np.asarray(cands, dtype=np.int64), np.asarray(count, dtype=np.int64),
                            _PEER_CELLS, _PEER_CAUSE, _CELL_REGIONS, _REGION_CELLS)
+
+
+# ---- the nested basic rules' existence test ------------------------------------------------
+
+_BLOCK_OF = np.array([CELL_REGIONS[c][0] for c in range(81)], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _basic_rules_found(cands, values, region_cells, cell_regions):  # pragma: no cover (compiled)
+    found = 0
+    # intersections: a digit of a block confined to one row or column that holds it elsewhere,
+    # or of a row or column confined to one block that holds it elsewhere
+    for r1 in range(27):
+        for v in range(1, 10):
+            bit = 1 << v
+            n = 0
+            first = -1
+            same_row = same_col = same_block = True
+            for i in range(9):
+                c = region_cells[r1, i]
+                if cands[c] & bit:
+                    if first < 0:
+                        first = c
+                    else:
+                        same_row = same_row and c // 9 == first // 9
+                        same_col = same_col and c % 9 == first % 9
+                        same_block = same_block and cell_regions[c, 0] == cell_regions[first, 0]
+                    n += 1
+            if n < 2:
+                continue
+            for t in range(3):
+                if r1 < 9:
+                    if t == 0 or not (same_row if t == 1 else same_col):
+                        continue
+                else:
+                    if t != 0 or not same_block:
+                        continue
+                r2 = cell_regions[first, t]
+                for i in range(9):
+                    c = region_cells[r2, i]
+                    if cands[c] & bit and cell_regions[c, 0 if r1 < 9 else (1 if r1 < 18 else 2)] != r1:
+                        found |= 1
+    # hidden pairs: two digits with the same two places in a region with more than four
+    # empty cells, one of those cells holding a third digit; naked pairs: two cells with the
+    # same two digits in a region with at least four, another cell holding one of them
+    places = np.empty(10, dtype=np.int64)
+    for r in range(27):
+        empty = 0
+        for i in range(9):
+            if values[region_cells[r, i]] == 0:
+                empty += 1
+        if empty > 4 and not found & 2:
+            for v in range(1, 10):
+                m = 0
+                n = 0
+                for i in range(9):
+                    if cands[region_cells[r, i]] >> v & 1:
+                        m |= 1 << i
+                        n += 1
+                places[v] = m if n == 2 else 0
+            for v in range(1, 10):
+                if places[v] == 0:
+                    continue
+                for w in range(v + 1, 10):
+                    if places[w] == places[v]:
+                        pair = 1 << v | 1 << w
+                        for i in range(9):
+                            if places[v] >> i & 1 and cands[region_cells[r, i]] & ~pair:
+                                found |= 2
+        if empty >= 4 and not found & 4:
+            for i in range(9):
+                mi = cands[region_cells[r, i]]
+                if _popcount(mi) != 2:
+                    continue
+                for j in range(i + 1, 9):
+                    if cands[region_cells[r, j]] == mi:
+                        for k in range(9):
+                            if k != i and k != j and cands[region_cells[r, k]] & mi:
+                                found |= 4
+    # X-Wings: a digit with the same two places in two rows (columns) that its columns
+    # (rows) hold elsewhere
+    placed = np.zeros(10, dtype=np.int64)
+    for c in range(81):
+        placed[values[c]] += 1
+    for base in range(2):
+        for v in range(1, 10):
+            if placed[v] + 4 > 9 or found & 8:
+                continue
+            bit = 1 << v
+            for a in range(9):
+                la = 9 * (1 + base) + a  # base region: rows are 9-17, columns 18-26
+                ma = 0
+                for i in range(9):
+                    if cands[region_cells[la, i]] & bit:
+                        ma |= 1 << i
+                if _popcount(ma) != 2:
+                    continue
+                for b in range(a + 1, 9):
+                    lb = 9 * (1 + base) + b
+                    mb = 0
+                    for i in range(9):
+                        if cands[region_cells[lb, i]] & bit:
+                            mb |= 1 << i
+                    if mb != ma:
+                        continue
+                    for j in range(9):
+                        if ma >> j & 1:
+                            cover = 9 * (2 - base) + j
+                            for i in range(9):
+                                if i != a and i != b and cands[region_cells[cover, i]] & bit:
+                                    found |= 8
+    return found
+
+
+def basic_rules_found(cands, values) -> int:
+    """Which of the rules a nested chain runs first (`linkgraph.techniques.se.bitrules`:
+    bit 1 intersections, 2 hidden pairs, 4 naked pairs, 8 X-Wings) have any hint on the
+    grid: a rule whose bit is clear has nothing to give, so it need not run.
+
+    Examples
+    --------
+    >>> from linkgraph.techniques.se.kernel import basic_rules_found
+    >>> cands = [0] * 81
+    >>> cands[0] = cands[1] = 0b110  # r1c1 = r1c2 = {1,2} and r1c9 = {1,3}: a naked pair, and
+    >>> cands[8] = 0b1010            # block 1's 1s all in row 1, which holds 1 elsewhere
+    >>> basic_rules_found(cands, [0] * 81)
+    5
+    >>> cands = [0] * 81  # 5 in r1c1, r1c5, r5c1, r5c5 and r9c1: an X-Wing removing r9c1's
+    >>> for c in (0, 4, 36, 40, 72):
+    ...     cands[c] = 1 << 5
+    >>> basic_rules_found(cands, [0] * 81)
+    8
+    """
+    return int(_basic_rules_found(np.asarray(cands, dtype=np.int64), np.asarray(values, dtype=np.int64),
+                                  _REGION_CELLS, _CELL_REGIONS))

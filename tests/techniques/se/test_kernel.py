@@ -11,7 +11,7 @@ import numpy as np
 import linkgraph as lg
 
 from linkgraph.oracle import solutions
-from linkgraph.techniques.se import kernel
+from linkgraph.techniques.se import bitrules, kernel
 from linkgraph.techniques.se.board import Board, bits
 from linkgraph.techniques.se.chaining import Chaining, StaticLinks, reversed_cycle, static_cycles, static_forcing
 from linkgraph.techniques.se.fast import KernelDynamic, multiple_starts_reference, static_starts_reference
@@ -253,3 +253,23 @@ def test_dynamic_chains_by_hand():
     end = hints[2].targets[0]  # +r1c3#3 from +r1c1#1
     assert repr(end) == "+r1c3#3" and [repr(p) for p in end.parents] == ["-r1c3#2", "-r1c3#1"]
     assert [repr(p) for p in end.parents[0].parents] == ["+r1c2#2"]
+
+
+def test_basic_rules_found_says_which_rules_have_hints():
+    """`kernel.basic_rules_found` against the rules it lets the nested chains skip
+    (`bitrules`, run on the whole grid): a rule's bit is set exactly when it has a hint."""
+    rnd = random.Random(16)
+    boards = []
+    for puzzle, *_ in _hardest()[:8]:
+        source = _path_boards(puzzle, 0, 60)[-1]
+        boards.extend(_reduced(source, rnd)[0] for _ in range(12))
+        boards.extend(_revealed(puzzle, rnd, clean=False))
+    seen = [0, 0, 0, 0]
+    for board in boards:
+        want = [any(True for _ in rule(board)) for rule in
+                (bitrules.lockings, bitrules.hidden_pairs, bitrules.naked_pairs, bitrules.fish2)]
+        got = kernel.basic_rules_found(board.cands, board.values)
+        assert [bool(got >> i & 1) for i in range(4)] == want
+        for i in range(4):
+            seen[i] += want[i]
+    assert all(10 < n < len(boards) - 10 for n in seen), (seen, len(boards))
