@@ -50,8 +50,9 @@ import numpy as np
 from linkgraph.techniques.se import bitrules, kernel
 from linkgraph.techniques.se.board import CELL_REGIONS, PEER_CAUSES, REGION_CELLS, Board, bits, popcount
 from linkgraph.techniques.se.chaining import (
-    ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links,
+    ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links, reversed_cycle,
 )
+from linkgraph.techniques.se.hints import length_bonus
 
 __all__ = ["PARENT", "FastChaining", "KernelDynamic", "Shared", "multiple_starts_reference", "static_starts_reference"]
 
@@ -535,33 +536,72 @@ class NestedStatic(_KernelLoops, Chaining):
         cached = self._cache.get(state)
         if cached is not None:
             return cached
-        result: list[ChainHint] = []
+        # every hint as (rating, complexity, kind, removed, the hint or how to build it): the
+        # forcing chains' potentials are built only for those kept (one per set of eliminations)
+        result: list[tuple] = []
+        cands = board.cands
         for y, x in ((False, True), (True, False), (True, True)):
             flags = kernel.static_starts(board.cands, board.count, source, y, x)
             starts = [on for on in np.flatnonzero(flags).tolist() if board.values[on // 20] == 0]
             if not starts:
                 continue
             cycles = self._kernel_cycles(board, y, x, [on for on in starts if flags[on] & kernel.CYCLE])
-            forcing = {}
+            forcing: dict[int, list[tuple[int, int]]] = {}
             if x:
-                forcing = self._kernel_forcing(board, y, [k for on in starts for k, f in
-                                                          ((on, kernel.FROM_ON), (on - 1, kernel.FROM_OFF))
-                                                          if flags[on] & f])
+                srcs = [k for on in starts for k, f in ((on, kernel.FROM_ON), (on - 1, kernel.FROM_OFF))
+                        if flags[on] & f]
+                if srcs:
+                    found = kernel.static_forcing(board.cands, board.count, y, srcs)
+                    keys = found[2].tolist()
+                    offsets = found[1].tolist()
+                    for i, src in enumerate(found[0].tolist()):
+                        forcing.setdefault(src, []).append((offsets[i], offsets[i + 1]))
+            base = 7.0 if (x and y) else 6.6
+            sort_key = 4 if (x and y) else (3 if y else 2)
             for on in starts:
-                self._unary_hints(board, result, y, x, cycles.get(on, ()),
-                                  forcing.get(on, []) + forcing.get(on - 1, []))
-        result.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
+                for dst_on in cycles.get(on, ()):
+                    hint = self._cycle_hint(board, dst_on, reversed_cycle(dst_on), y, x)
+                    if hint.is_worth():
+                        result.append((hint.difficulty, hint.complexity, hint.sort_key, hint.removable_key(), hint))
+                for a, b in forcing.get(on, []) + forcing.get(on - 1, []):
+                    end = keys[a]
+                    cell, value = divmod(end >> 1, 10)
+                    if end & 1:
+                        mask = cands[cell] & ~(1 << value)
+                        if not mask:
+                            continue
+                    else:
+                        mask = 1 << value
+                    complexity = len(set(keys[a:b]))
+                    result.append((base + length_bonus(complexity), complexity, sort_key, frozenset(((cell, mask),)),
+                                   (found, a, b, y, x, cell, mask, bool(end & 1), value, complexity)))
+        result.sort(key=lambda r: r[:3])
         seen = set()
         out = []
-        for h in result:
-            k = h.removable_key()
+        for *_, k, hint in result:
             if k not in seen:
                 seen.add(k)
-                out.append(h)
+                if isinstance(hint, tuple):
+                    hint = self._forcing_hint(*hint)
+                out.append(hint)
         if len(self._cache) > 4096:
             self._cache.clear()
         self._cache[state] = out
         return out
+
+
+    def _forcing_hint(self, found, a, b, y, x, cell, mask, placed, value, complexity) -> ChainHint:
+        """The hint of the forcing chain ``found[2][a:b]`` (see `_chains`)."""
+        keys, causes = found[2][a:b].tolist(), found[3][a:b].tolist()
+        k = keys[-1]
+        p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [], None)
+        for j in range(len(keys) - 2, -1, -1):
+            k = keys[j]
+            p = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [p], causes[j])
+        if placed:
+            return ChainHint(self, "forcing", {cell: mask}, [p], is_x=x, is_y=y, cell=cell, value=value,
+                             complexity=complexity)
+        return ChainHint(self, "forcing", {cell: mask}, [p], is_x=x, is_y=y, complexity=complexity)
 
 
 class _OnReach:

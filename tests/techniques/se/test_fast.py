@@ -15,7 +15,7 @@ import linkgraph as lg
 from linkgraph.techniques.se import bitrules, rules
 from linkgraph.techniques.se.board import CELL_REGIONS, PEERS, Board, bits
 from linkgraph.techniques.se.chaining import Chaining
-from linkgraph.techniques.se.fast import FastChaining, Shared
+from linkgraph.techniques.se.fast import FastChaining, NestedStatic, Shared
 from linkgraph.techniques.se.solver import first_hint, producers, rate
 
 from linkgraph.io import read_puzzles
@@ -180,3 +180,27 @@ def test_shared_work_walks_the_literal_searchs_path(index):
     a = rate(lg.Grid.parse(puzzle), max_level=3, fast=False)
     b = rate(lg.Grid.parse(puzzle), max_level=3, fast=True)
     assert _key(b.hints) == _key(a.hints)
+
+
+def test_nested_static_chains_give_the_literal_searchs_hints():
+    """`NestedStatic` (kernel filters, potentials built only for the hints kept) against SE's
+    literal Forcing Chains & Cycles on reduced grids of a nested chain: same hints in order,
+    each chain with the same potentials and causes."""
+    from tests.techniques.se.test_kernel import _tree
+
+    rnd = random.Random(9)
+    compared = nonempty = 0
+    kinds = set()
+    for puzzle, *_ in _hardest()[:6]:
+        source = _path_boards(puzzle, 0, 60)[-1]
+        for _ in range(6):
+            reduced, _, _ = _reduced(source, rnd)
+            want = Chaining().hints(reduced.copy(), source=list(source.cands))
+            got = NestedStatic().hints(reduced.copy(), source=list(source.cands))
+            assert _key(got) == _key(want)
+            for a, b in zip(got, want):
+                assert [_tree(t, {}) for t in a.targets] == [_tree(t, {}) for t in b.targets]
+                kinds.add(a.kind)
+            compared += 1
+            nonempty += bool(want)
+    assert nonempty > 5 and kinds == {"cycle", "forcing"}, (compared, nonempty, kinds)
