@@ -52,9 +52,9 @@ from linkgraph.techniques.se.board import CELL_REGIONS, PEER_CAUSES, REGION_CELL
 from linkgraph.techniques.se.chaining import (
     ADVANCED, CELL, ChainHint, Chaining, Potential, Source, StaticLinks, reaching_new_links, reversed_cycle,
 )
-from linkgraph.techniques.se.hints import length_bonus
+from linkgraph.techniques.se.hints import Hint, length_bonus
 
-__all__ = ["PARENT", "FastChaining", "KernelDynamic", "Shared", "multiple_starts_reference", "static_starts_reference"]
+__all__ = ["PARENT", "FastChaining", "KernelDynamic", "Shared", "aligned_exclusions", "multiple_starts_reference", "static_starts_reference"]
 
 #: The level whose rule list each nested level extends, and how many rules they share.
 PARENT: dict[int, tuple[int, int]] = {1: (0, 0), 2: (1, 4), 3: (2, 5), 4: (1, 4), 5: (4, 5)}
@@ -863,3 +863,12 @@ class KernelDynamic(Chaining):
                                  house=None if house < 0 else house, digit=digit, **common)
             out.append(hint)
         return out
+
+
+def aligned_exclusions(board: Board, degree: int):
+    """`linkgraph.techniques.se.rules.aligned_exclusions` searched by `kernel.aligned_exclusions`:
+    the same hints in the same order."""
+    pair = degree == 2
+    for removable in kernel.aligned_exclusions(board.cands, degree):
+        yield Hint("Aligned Pair Exclusion" if pair else "Aligned Triplet Exclusion",
+                   "aligned-pair-exclusion" if pair else "aligned-triplet-exclusion", 6.2 if pair else 7.5, removable)

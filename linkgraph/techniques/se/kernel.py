@@ -24,7 +24,7 @@ from numba import njit
 
 from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, PEER_CAUSES, REGION_CELLS
 
-__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "basic_rules_found", "dynamic_chains", "multiple_starts", "static_cycles", "static_forcing", "static_starts"]
+__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "aligned_exclusions", "basic_rules_found", "dynamic_chains", "multiple_starts", "static_cycles", "static_forcing", "static_starts"]
 
 #: Flags of a start in `static_starts`' output.
 CYCLE, FROM_ON, FROM_OFF = 1, 2, 4
@@ -1399,3 +1399,166 @@ def basic_rules_found(cands, values) -> int:
     """
     return int(_basic_rules_found(np.asarray(cands, dtype=np.int64), np.asarray(values, dtype=np.int64),
                                   _REGION_CELLS, _CELL_REGIONS))
+
+
+# ---- aligned exclusion ---------------------------------------------------------------------
+
+_PEER_MATRIX = np.zeros((81, 81), dtype=np.bool_)
+for _c in range(81):
+    for _o in HOUSE_CELLS[_c]:
+        _PEER_MATRIX[_c, _o] = True
+
+
+@njit(cache=True, nogil=True)
+def _allowed(cands, cells, k, common, ncommon, peer, out):  # pragma: no cover (compiled)
+    """The digits of each of the `k` base `cells` in some allowed combination (see
+    `linkgraph.techniques.se.rules._exclusion`), into `out`."""
+    for j in range(3):
+        out[j] = 0
+    c0, c1, c2 = cells[0], cells[1], cells[2]
+    see01 = peer[c0, c1]
+    see02 = k == 3 and peer[c0, c2]
+    see12 = k == 3 and peer[c1, c2]
+    for d0 in range(1, 10):
+        if not cands[c0] >> d0 & 1:
+            continue
+        for d1 in range(1, 10):
+            if not cands[c1] >> d1 & 1 or (see01 and d0 == d1):
+                continue
+            for d2 in range(1, 10 if k == 3 else 2):
+                if k == 3:
+                    if not cands[c2] >> d2 & 1 or (see02 and d2 == d0) or (see12 and d2 == d1):
+                        continue
+                    used = 1 << d0 | 1 << d1 | 1 << d2
+                else:
+                    used = 1 << d0 | 1 << d1
+                ok = True
+                for e in range(ncommon):
+                    if cands[common[e]] & ~used == 0:
+                        ok = False
+                        break
+                if ok:
+                    out[0] |= 1 << d0
+                    out[1] |= 1 << d1
+                    if k == 3:
+                        out[2] |= 1 << d2
+
+
+@njit(cache=True, nogil=True)
+def _aligned_exclusions(cands, degree, house_cells, peer):  # pragma: no cover (compiled)
+    index = np.full(81, -1, dtype=np.int64)
+    base = np.empty(81, dtype=np.int64)
+    excl = np.empty((81, 20), dtype=np.int64)
+    nex = np.zeros(81, dtype=np.int64)
+    isex = np.zeros((81, 81), dtype=np.bool_)
+    nb = 0
+    for c in range(81):
+        if _popcount(cands[c]) < 2:
+            continue
+        single = False
+        n = 0
+        for i in range(20):
+            e = house_cells[c, i]
+            k = _popcount(cands[e])
+            if k == 1:
+                single = True
+            elif 2 <= k <= degree:
+                excl[nb, n] = e
+                n += 1
+        if not single and n > 0:
+            index[c] = nb
+            base[nb] = c
+            nex[nb] = n
+            for i in range(n):
+                isex[nb, excl[nb, i]] = True
+            nb += 1
+    out = [np.int64(0) for _ in range(0)]
+    if nb < degree:
+        return _int64s(out)
+    both = np.empty(20, dtype=np.int64)
+    common = np.empty(20, dtype=np.int64)
+    cells = np.full(3, 0, dtype=np.int64)
+    allowed = np.zeros(3, dtype=np.int64)
+    twin = np.empty(40, dtype=np.int64)
+    for i1 in range(1, nb):
+        for i0 in range(i1):
+            c0, c1 = base[i0], base[i1]
+            nboth = 0
+            for i in range(nex[i0]):
+                e = excl[i0, i]
+                if isex[i1, e]:
+                    both[nboth] = e
+                    nboth += 1
+            if nboth < 2:
+                continue
+            cells[0], cells[1] = c0, c1
+            if degree == 2:
+                cells[2] = c1
+                _allowed(cands, cells, 2, both, nboth, peer, allowed)
+                if cands[c0] & ~allowed[0] or cands[c1] & ~allowed[1]:
+                    out.append(c0)
+                    out.append(c1)
+                    out.append(-1)
+                    out.append(cands[c0] & ~allowed[0])
+                    out.append(cands[c1] & ~allowed[1])
+                    out.append(0)
+                continue
+            # the third cell among the excluders of the first, then of the second
+            nt = 0
+            for i in range(nex[i0]):
+                twin[nt] = excl[i0, i]
+                nt += 1
+            for i in range(nex[i1]):
+                e = excl[i1, i]
+                if not isex[i0, e]:
+                    twin[nt] = e
+                    nt += 1
+            for t in range(nt):
+                c2 = twin[t]
+                i2 = index[c2]
+                if i2 < 0 or c2 == c0 or c2 == c1:
+                    continue
+                ncommon = 0
+                for i in range(nboth):
+                    if isex[i2, both[i]]:
+                        common[ncommon] = both[i]
+                        ncommon += 1
+                if ncommon < 2:
+                    continue
+                cells[2] = c2
+                _allowed(cands, cells, 3, common, ncommon, peer, allowed)
+                if cands[c0] & ~allowed[0] or cands[c1] & ~allowed[1] or cands[c2] & ~allowed[2]:
+                    out.append(c0)
+                    out.append(c1)
+                    out.append(c2)
+                    out.append(cands[c0] & ~allowed[0])
+                    out.append(cands[c1] & ~allowed[1])
+                    out.append(cands[c2] & ~allowed[2])
+    return _int64s(out)
+
+
+def aligned_exclusions(cands, degree: int) -> list[dict[int, int]]:
+    """SE's aligned pair (`degree` 2) or triplet (3) exclusion
+    (`linkgraph.techniques.se.rules.aligned_exclusions`, its oracle) compiled: the removable
+    candidates (cell -> digits, in the base cells' order) of every hint, in SE's order.
+
+    Examples
+    --------
+    >>> from linkgraph.techniques.se.kernel import aligned_exclusions
+    >>> cands = [0] * 81
+    >>> cands[0], cands[1] = 0b1110, 0b0110  # r1c1 {1,2,3}, r1c2 {1,2} see r1c9 {1,2}, r1c8 {1,3}
+    >>> cands[8], cands[7] = 0b0110, 0b1010
+    >>> # r1c1 and r1c2 (they see each other) can only be 3 and 2: 1-2 and 2-1 empty r1c9,
+    >>> # 3-1 empties r1c8; so 1 and 2 leave r1c1 and 1 leaves r1c2
+    >>> aligned_exclusions(cands, 2)[0]
+    {0: 6, 1: 2}
+    """
+    got = _aligned_exclusions(np.asarray(cands, dtype=np.int64), degree, _HOUSE_CELLS, _PEER_MATRIX).tolist()
+    out = []
+    for i in range(0, len(got), 6):
+        removable = {}
+        for c, m in zip(got[i:i + 3], got[i + 3:i + 6]):
+            if c >= 0 and m:
+                removable[c] = m
+        out.append(removable)
+    return out

@@ -25,7 +25,7 @@ from linkgraph.grid import Grid
 from linkgraph.techniques.se import rules
 from linkgraph.techniques.se.board import Board
 from linkgraph.techniques.se.chaining import Chaining
-from linkgraph.techniques.se.fast import FastChaining, Shared
+from linkgraph.techniques.se.fast import FastChaining, Shared, aligned_exclusions
 from linkgraph.techniques.se.hints import Hint
 
 __all__ = ["Producer", "RateResult", "first_hint", "producers", "rate", "se_rating_text"]
@@ -45,6 +45,10 @@ def _uniqueness(kind: str) -> Callable[[Board], Iterator[Hint]]:
     return unique_loop_hints if kind == "loop" else bug_hints
 
 
+def _aligned(degree: int) -> Callable[[Board], Iterator[Hint]]:
+    return lambda b: aligned_exclusions(b, degree)
+
+
 def producers(*, max_level: int = 5, fast: bool = True) -> tuple[Producer, ...]:
     """SE's producers in order; the nested levels above `max_level` are left out. With `fast`
     the chaining producers share their work (`linkgraph.techniques.se.fast`; same hints),
@@ -53,6 +57,8 @@ def producers(*, max_level: int = 5, fast: bool = True) -> tuple[Producer, ...]:
     for name, f in rules.INDIRECT_RULES:
         if f is None:
             f = _uniqueness("loop" if name == "Unique Loop" else "bug")
+        elif fast and name == "Aligned Pair Exclusion":
+            f = _aligned(2)
         out.append(Producer(name, f))
     if fast:
         shared = Shared()
@@ -71,7 +77,8 @@ def producers(*, max_level: int = 5, fast: bool = True) -> tuple[Producer, ...]:
     ]
     for ch in chains:
         if ch is None:
-            out.append(Producer("Aligned Triplet Exclusion", lambda b: rules.aligned_exclusions(b, 3), True))
+            out.append(Producer("Aligned Triplet Exclusion", _aligned(3) if fast else
+                                lambda b: rules.aligned_exclusions(b, 3), True))
         else:
             out.append(Producer(ch.name, ch.hints, True))
     return tuple(out)

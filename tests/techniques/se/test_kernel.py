@@ -273,3 +273,23 @@ def test_basic_rules_found_says_which_rules_have_hints():
         for i in range(4):
             seen[i] += want[i]
     assert all(10 < n < len(boards) - 10 for n in seen), (seen, len(boards))
+
+
+def test_aligned_exclusions_give_the_rules_hints():
+    """`kernel.aligned_exclusions` against `rules.aligned_exclusions` (pair and triplet) on
+    SE's paths through diabolical puzzles and on grids toward the hardest ones' solutions."""
+    from linkgraph.io import corpus_path, read_puzzles
+    from linkgraph.techniques.se import rules
+
+    rnd = random.Random(17)
+    boards = [b for line in read_puzzles(corpus_path("diabolical_sample"), limit=12)
+              for b in _path_boards(line.puzzle, 0, 40)[::3]]
+    for puzzle, *_ in _hardest()[:6]:
+        boards.extend(_revealed(puzzle, rnd, clean=False))
+    found = [0, 0]
+    for board in boards:
+        for degree in (2, 3):
+            want = [h.removable for h in rules.aligned_exclusions(board, degree)]
+            assert kernel.aligned_exclusions(board.cands, degree) == want
+            found[degree - 2] += bool(want)
+    assert all(n > 3 for n in found), found
