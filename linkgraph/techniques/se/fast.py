@@ -54,7 +54,8 @@ from linkgraph.techniques.se.chaining import (
 )
 from linkgraph.techniques.se.hints import Hint, length_bonus
 
-__all__ = ["PARENT", "FastChaining", "KernelDynamic", "Shared", "aligned_exclusions", "multiple_starts_reference", "static_starts_reference"]
+__all__ = ["PARENT", "FastChaining", "KernelDynamic", "Shared", "aligned_exclusions", "multiple_starts_reference",
+           "static_starts_reference"]
 
 #: The level whose rule list each nested level extends, and how many rules they share.
 PARENT: dict[int, tuple[int, int]] = {1: (0, 0), 2: (1, 4), 3: (2, 5), 4: (1, 4), 5: (4, 5)}

@@ -24,7 +24,9 @@ from numba import njit
 
 from linkgraph.techniques.se.board import CELL_REGIONS, HOUSE_CELLS, PEER_CAUSES, REGION_CELLS
 
-__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "aligned_exclusions", "basic_rules_found", "dynamic_chains", "multiple_starts", "static_cycles", "static_forcing", "static_starts"]
+__all__ = ["CYCLE", "FROM_OFF", "FROM_ON", "aligned_exclusions", "basic_rules_found", "dynamic_chains",
+           "multiple_starts",
+           "static_cycles", "static_forcing", "static_starts"]
 
 #: Flags of a start in `static_starts`' output.
 CYCLE, FROM_ON, FROM_OFF = 1, 2, 4
@@ -1034,25 +1036,25 @@ def _dynamic_chains(cands, count, peer_cells, peer_cause, cell_regions, region_c
                 if side == 0:
                     memo[cell * 10 + value] = nprops
                 nprops += 1
-                if side == 1:
-                    # the OFF propagation is used here only; drop it after
-                    pass
             pon, poff = props[0], props[1]
             vprops[nv] = pon
             nv += 1
             src_on = pr_first[pon]
             src_off = pr_first[poff]
             if pr_ab_on[pon] >= 0:
-                h_kind.append(0); h_sort.append(7); h_cell.append(cell); h_mask.append(bit)
-                h_set.append(-1); h_val.append(0); h_house.append(-1); h_digit.append(0); h_src.append(src_on)
-                tg.append(pr_ab_on[pon]); tg.append(pr_ab_off[pon]); h_tstart.append(len(tg))
+                _add(h_kind, h_sort, h_cell, h_mask, h_set, h_val, h_house, h_digit, h_src,
+                     0, 7, cell, bit, -1, 0, -1, 0, src_on)
+                tg.append(pr_ab_on[pon])
+                tg.append(pr_ab_off[pon])
+                h_tstart.append(len(tg))
             if pr_ab_on[poff] >= 0:
                 rem = m & ~bit
                 if rem:
-                    h_kind.append(0); h_sort.append(7); h_cell.append(cell); h_mask.append(rem)
-                    h_set.append(cell); h_val.append(value); h_house.append(-1); h_digit.append(0)
-                    h_src.append(src_off)
-                    tg.append(pr_ab_on[poff]); tg.append(pr_ab_off[poff]); h_tstart.append(len(tg))
+                    _add(h_kind, h_sort, h_cell, h_mask, h_set, h_val, h_house, h_digit, h_src,
+                         0, 7, cell, rem, cell, value, -1, 0, src_off)
+                    tg.append(pr_ab_on[poff])
+                    tg.append(pr_ab_off[poff])
+                    h_tstart.append(len(tg))
             if card >= 3:
                 for i in range(pr_first[poff], pr_last[poff]):
                     if a_flag[i] != 0:
@@ -1071,14 +1073,14 @@ def _dynamic_chains(cands, count, peer_cells, peer_cause, cell_regions, region_c
                             rem = cands[qc] & ~(1 << qv)
                             if not rem:
                                 continue
-                            h_kind.append(0); h_sort.append(1); h_cell.append(qc); h_mask.append(rem)
-                            h_set.append(qc); h_val.append(qv); h_house.append(-1); h_digit.append(0)
-                            h_src.append(src_on)
+                            _add(h_kind, h_sort, h_cell, h_mask, h_set, h_val, h_house, h_digit, h_src,
+                                 0, 1, qc, rem, qc, qv, -1, 0, src_on)
                         else:
-                            h_kind.append(0); h_sort.append(1); h_cell.append(qc); h_mask.append(1 << qv)
-                            h_set.append(-1); h_val.append(0); h_house.append(-1); h_digit.append(0)
-                            h_src.append(src_off)
-                        tg.append(i); tg.append(q); h_tstart.append(len(tg))
+                            _add(h_kind, h_sort, h_cell, h_mask, h_set, h_val, h_house, h_digit, h_src,
+                                 0, 1, qc, 1 << qv, -1, 0, -1, 0, src_off)
+                        tg.append(i)
+                        tg.append(q)
+                        h_tstart.append(len(tg))
                 for i in range(pr_first[poff], pr_last[poff]):
                     table[0, a_key[i]] = -1
             # region chains: the regions where this cell is the digit's first place
@@ -1180,6 +1182,21 @@ def _dynamic_chains(cands, count, peer_cells, peer_cause, cell_regions, region_c
 
 
 @njit(cache=True, nogil=True)
+def _add(h_kind, h_sort, h_cell, h_mask, h_set, h_val, h_house, h_digit, h_src, kind, sort, cell, mask, placed, value,
+         house, digit, src):  # pragma: no cover (compiled)
+    """One hint of `_dynamic_chains` (its chain ends are added by the caller)."""
+    h_kind.append(kind)
+    h_sort.append(sort)
+    h_cell.append(cell)
+    h_mask.append(mask)
+    h_set.append(placed)
+    h_val.append(value)
+    h_house.append(house)
+    h_digit.append(digit)
+    h_src.append(src)
+
+
+@njit(cache=True, nogil=True)
 def _reductions(props, k, pr_first, pr_last, a_key, a_flag, table, cands, kind, house, digit,
                 h_kind, h_sort, h_cell, h_mask, h_set, h_val, h_house, h_digit, h_src, h_tstart,
                 tg):  # pragma: no cover (compiled)
@@ -1209,19 +1226,11 @@ def _reductions(props, k, pr_first, pr_last, a_key, a_flag, table, cands, kind, 
                 rem = cands[c] & ~(1 << v)
                 if not rem:
                     continue
-                h_mask.append(rem)
-                h_set.append(c)
-                h_val.append(v)
+                _add(h_kind, h_sort, h_cell, h_mask, h_set, h_val, h_house, h_digit, h_src,
+                     kind, 5 if kind == 1 else 6, c, rem, c, v, house, digit, -1)
             else:
-                h_mask.append(1 << v)
-                h_set.append(-1)
-                h_val.append(0)
-            h_kind.append(kind)
-            h_sort.append(5 if kind == 1 else 6)
-            h_cell.append(c)
-            h_house.append(house)
-            h_digit.append(digit)
-            h_src.append(-1)
+                _add(h_kind, h_sort, h_cell, h_mask, h_set, h_val, h_house, h_digit, h_src,
+                     kind, 5 if kind == 1 else 6, c, 1 << v, -1, 0, house, digit, -1)
             tg.append(i)
             for j in range(1, k):
                 tg.append(table[j, key])
