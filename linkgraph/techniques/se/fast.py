@@ -805,30 +805,18 @@ class NestedMultiple(_KernelMultiple, Chaining):
     `_KernelMultiple` searches."""
 
 
-def _arena_potentials(keys: list, causes: list, pstart: list, plen: list, parents: list, roots,
-                      made: dict) -> None:
-    """The `Potential` of every arena index in `roots` and of its ancestors, into `made`
-    (index -> Potential), parents built before their children."""
-    for root in roots:
-        if root in made:
-            continue
-        stack = [root]
-        while stack:
-            i = stack[-1]
-            if i in made:
-                stack.pop()
-                continue
-            a = pstart[i]
-            ps = parents[a:a + plen[i]]
-            missing = [j for j in ps if j not in made]
-            if missing:
-                stack.extend(missing)
-                continue
-            stack.pop()
-            k = keys[i]
-            cause = causes[i]
-            made[i] = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [made[j] for j in ps],
-                                None if cause < 0 else cause)
+def _arena_potentials(keys: list, causes: list, pstart: list, plen: list, parents: list,
+                      need: list) -> dict[int, Potential]:
+    """The `Potential` of every arena index in `need` (increasing, closed under parents, as
+    `kernel.dynamic_chains` gives it), by index."""
+    made: dict[int, Potential] = {}
+    for i in need:
+        a = pstart[i]
+        k = keys[i]
+        cause = causes[i]
+        made[i] = Potential((k >> 1) // 10, (k >> 1) % 10, bool(k & 1), [made[j] for j in parents[a:a + plen[i]]],
+                            None if cause < 0 else cause)
+    return made
 
 
 class KernelDynamic(Chaining):
@@ -842,18 +830,16 @@ class KernelDynamic(Chaining):
         super().__init__(multiple=True, dynamic=True)
 
     def _multiple_chains(self, board: Board) -> list[ChainHint]:
-        error, rows, starts, targets, keys, causes, pstart, plen, parents = kernel.dynamic_chains(
+        error, rows, starts, targets, keys, causes, pstart, plen, parents, need = kernel.dynamic_chains(
             board.cands, board.count)
         if error:
             return super()._multiple_chains(board)
         rows, starts, targets = rows.tolist(), starts.tolist(), targets.tolist()
-        keys, causes, pstart, plen, parents = keys.tolist(), causes.tolist(), pstart.tolist(), plen.tolist(), \
-            parents.tolist()
-        made: dict[int, Potential] = {}
+        made = _arena_potentials(keys.tolist(), causes.tolist(), pstart.tolist(), plen.tolist(), parents.tolist(),
+                                 need.tolist())
         out: list[ChainHint] = []
         for i, (kind, sort_key, cell, mask, placed, value, house, digit, src, complexity, _) in enumerate(rows):
             ends = targets[starts[i]:starts[i + 1]]
-            _arena_potentials(keys, causes, pstart, plen, parents, ends if src < 0 else [*ends, src], made)
             common = dict(cell=None if placed < 0 else placed, value=value, complexity=complexity)
             ends = [made[j] for j in ends]
             if kind == 0:

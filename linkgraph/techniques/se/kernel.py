@@ -1177,8 +1177,30 @@ def _dynamic_chains(cands, count, peer_cells, peer_cause, cell_regions, region_c
         for e in range(h_tstart[h], h_tstart[h + 1]):
             o_tg.append(tg[e])
         o_tstart[j + 1] = len(o_tg)
+    # the potentials those hints need (chain ends, sources and their ancestors), in arena
+    # order: a potential's parents always come before it
+    need = np.zeros(n, dtype=np.bool_)
+    stack = np.empty(npar + len(o_tg) + nk + 1, dtype=np.int64)
+    top = 0
+    for j in range(len(o_tg)):
+        stack[top] = o_tg[j]
+        top += 1
+    for j in range(nk):
+        if out[j, 8] >= 0:
+            stack[top] = out[j, 8]
+            top += 1
+    while top > 0:
+        top -= 1
+        i = stack[top]
+        if need[i]:
+            continue
+        need[i] = True
+        for e in range(a_pstart[i], a_pstart[i] + a_plen[i]):
+            if not need[par[e]]:
+                stack[top] = par[e]
+                top += 1
     return (error, out, o_tstart, _int64s(o_tg), a_key[:n].copy(), a_cause[:n].copy(), a_pstart[:n].copy(),
-            a_plen[:n].copy(), par[:npar].copy())
+            a_plen[:n].copy(), par[:npar].copy(), np.flatnonzero(need))
 
 
 @njit(cache=True, nogil=True)
@@ -1247,13 +1269,15 @@ def dynamic_chains(cands, count):
     with SE's parents, the contradiction, double, cell and region chains they give, sorted
     as SE sorts them and the first of each set of eliminations kept.
 
-    Returns ``(error, hints, starts, targets, keys, causes, pstart, plen, parents)``:
+    Returns ``(error, hints, starts, targets, keys, causes, pstart, plen, parents, need)``:
     ``error`` is 1 where SE would fail ("Parent not found"); ``hints[i]`` is (kind: 0
     double or contradiction, 1 cell, 2 region; sort key: 7 contradiction, 1 double; removed
     cell; removed digits mask; placed cell or -1; placed digit; house or -1; digit; source
     potential or -1; complexity; 0) and its chain ends are ``targets[starts[i]:starts[i + 1]]``,
     indices of the potentials ``keys``, ``causes`` (-1 none), whose parents are
-    ``parents[pstart[j]:pstart[j] + plen[j]]``.
+    ``parents[pstart[j]:pstart[j] + plen[j]]``; ``need`` lists, in increasing order, the
+    potentials the hints' chain ends and sources descend from (a potential's parents always
+    have lower indices).
 
     Examples
     --------
@@ -1262,7 +1286,7 @@ def dynamic_chains(cands, count):
     >>> cands = [0] * 81
     >>> cands[0], cands[1], cands[2] = 0b110, 0b110, 0b110  # r1c1, r1c2, r1c3 all {1,2}
     >>> board = Board(cands, [0] * 81)
-    >>> error, hints, starts, targets, keys, causes, pstart, plen, parents = dynamic_chains(board.cands, board.count)
+    >>> error, hints, starts, targets, keys, *_ = dynamic_chains(board.cands, board.count)
     >>> # r1c1 = 1 and r1c1 = 2 both turn 1 off in r1c3 (2 + 4 potentials): a cell chain
     >>> int(error), hints[0].tolist()
     (0, [1, 5, 2, 2, -1, 0, -1, 0, -1, 6, 0])
