@@ -23,7 +23,9 @@ same words on random states of real structures at every depth.
 The structure's depth-2 subset and fish patterns are enumerated here too (`patterns`: the
 sheets of bases and covers, their pairs and triples, the cover columns), once per grid
 for the ``++`` rungs; the Python enumeration it replaced is the oracle in
-tests/nets/test_structure.py.
+tests/nets/test_structure.py. And the sub-nets of a nested search's stopped branches at
+level 1 are laid out and run in one call (`nest_failures`: the engine's numpy layout,
+`linkgraph.nets.engine._nest_words`, is its oracle in tests/nets/test_kernel.py).
 
 numba compiles these functions on first use and caches the machine code beside this
 file (``cache=True``), so a process after the first loads them in a fraction of a second.
@@ -34,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "patterns", "rounds_into",
-           "select_bits", "set_summary", "strong_sets", "subnet_best", "supports_exceed", "weak_parents"]
+__all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "nest_failures", "patterns",
+           "rounds_into", "select_bits", "set_summary", "strong_sets", "subnet_best", "supports_exceed", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -852,3 +854,84 @@ def patterns(n, ncells, house_cells, base_lines, cover_lines, gl, mem, cands):  
             np.array(bk, dtype=np.int64), np.array(bcov, dtype=np.int64), np.array(psheet, dtype=np.int64),
             bases, cptr, np.array(covs, dtype=np.int64), keys // (L + 1), keys % (L + 1),
             np.array(owner, dtype=np.int32), np.array(tc, dtype=np.int64), np.array(tk, dtype=np.int64), sizes)
+
+
+# ---- the sub-nets of the stopped branches, level 1 (linkgraph.nets.engine._nest) ----
+
+@njit(cache=True, nogil=True)
+def _fill(words, k, lo, hi):  # pragma: no cover
+    """Set bits ``lo`` to ``hi - 1`` of row `k` of `words`."""
+    while lo < hi:
+        w = lo >> 6
+        top = min(hi, (w + 1) << 6)
+        n = top - lo
+        m = ~np.uint64(0) if n == 64 else ((np.uint64(1) << np.uint64(n)) - np.uint64(1))
+        words[k, w] |= m << np.uint64(lo & 63)
+        lo = top
+
+
+@njit(cache=True, nogil=True)
+def nest_failures(ON, NOT, stopped, B, chunk, mem, cs, g_cond0, g_nonempty, g_idx, g_start, g_src, g_dst,
+                  p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst):  # pragma: no cover
+    """The literals the sub-nets of one level turn OFF: each open candidate of each
+    `stopped` branch (bits of `stopped`, `B` branches in the (L, W) words `ON` / `NOT`
+    (not OFF)) tried ON, with the branch's literals, in a run without nesting (`failures`,
+    `chunk` sub-branches at a time: by branch, then candidate, as the engine's numpy
+    `_nest_words` lays them out); returns (L, W) words, bit b of row k set when candidate
+    k's sub-net in branch b fails."""
+    L, W = ON.shape
+    nb = 0
+    for w in range(W):
+        nb += _popcount(stopped[w])
+    bs = np.empty(nb, dtype=np.int64)
+    q = 0
+    for b in range(B):
+        if (stopped[b >> 6] >> np.uint64(b & 63)) & np.uint64(1):
+            bs[q] = b
+            q += 1
+    # the (branch, candidate) pairs: by branch, then candidate
+    n_all = 0
+    for i in range(nb):
+        w, s = bs[i] >> 6, np.uint64(bs[i] & 63)
+        for k in range(L):
+            if not ((ON[k, w] >> s) & np.uint64(1)) and ((NOT[k, w] >> s) & np.uint64(1)):
+                n_all += 1
+    pb = np.empty(n_all, dtype=np.int64)  # index into bs
+    pk = np.empty(n_all, dtype=np.int64)
+    q = 0
+    for i in range(nb):
+        w, s = bs[i] >> 6, np.uint64(bs[i] & 63)
+        for k in range(L):
+            if not ((ON[k, w] >> s) & np.uint64(1)) and ((NOT[k, w] >> s) & np.uint64(1)):
+                pb[q] = i
+                pk[q] = k
+                q += 1
+    add = np.zeros((L, W), dtype=np.uint64)
+    for start in range(0, n_all, chunk):
+        end = min(start + chunk, n_all)
+        n = end - start
+        Wn = (n + 63) >> 6
+        son = np.zeros((L, Wn), dtype=np.uint64)
+        soff = np.zeros((L, Wn), dtype=np.uint64)
+        j0 = 0
+        while j0 < n:  # each branch's sub-branches are one run of bits: its literals spread over it
+            i = pb[start + j0]
+            j1 = j0 + 1
+            while j1 < n and pb[start + j1] == i:
+                j1 += 1
+            w, s = bs[i] >> 6, np.uint64(bs[i] & 63)
+            for k in range(L):
+                if (ON[k, w] >> s) & np.uint64(1):
+                    _fill(son, k, j0, j1)
+                if not ((NOT[k, w] >> s) & np.uint64(1)):
+                    _fill(soff, k, j0, j1)
+            j0 = j1
+        for j in range(n):
+            son[pk[start + j], j >> 6] |= np.uint64(1) << np.uint64(j & 63)
+        failed = failures(son, soff, n, mem, cs, g_cond0, g_nonempty, g_idx, g_start, g_src, g_dst,
+                          p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst)
+        for j in range(n):
+            if failed[j] >= 0:
+                b = bs[pb[start + j]]
+                add[pk[start + j], b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+    return add
