@@ -37,7 +37,8 @@ import numpy as np
 from numba import njit
 
 __all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "nest_failures", "patterns",
-           "rounds_into", "select_bits", "set_summary", "strong_sets", "subnet_best", "supports_exceed", "weak_parents"]
+           "rounds_into", "select_bits", "set_summary", "strong_sets", "subnet_best", "subnet_outer", "supports_exceed",
+           "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -935,3 +936,23 @@ def nest_failures(ON, NOT, stopped, B, chunk, mem, cs, g_cond0, g_nonempty, g_id
                 b = bs[pb[start + j]]
                 add[pk[start + j], b >> 6] |= np.uint64(1) << np.uint64(b & 63)
     return add
+
+
+@njit(cache=True, nogil=True)
+def subnet_outer(ron, roff, c, k, sees, others, base, real, cs, mem, max_options):  # pragma: no cover
+    """`subnet_best` of the sub-net of ``-k`` (its branch assumes ``+k``), and the premises of
+    its best contradiction's support other than ``+k``: the support's literals of round 0,
+    as sort codes ``2m`` for +m and ``2m + 1`` for -m, ascending (by candidate, ON first);
+    empty when there is no best option (the caller reads the option itself then)."""
+    weak, strong, kinds, sets, ptr, keys, i, sup = subnet_best(ron, roff, c, sees, others, base, real, cs, mem,
+                                                               max_options)
+    codes = np.empty(len(sup), dtype=np.int64)
+    n = 0
+    if i >= 0:
+        me = 2 * k + 1
+        for e in sup:
+            m = e >> 1
+            if e != me and (ron[m] if e & 1 else roff[m]) == 0:
+                codes[n] = 2 * m + (0 if e & 1 else 1)
+                n += 1
+    return weak, strong, kinds, sets, ptr, keys, i, sup, np.sort(codes[:n])
