@@ -24,6 +24,7 @@ from linkgraph.nets.structure import Structure
 from linkgraph.samples import GNPX_FORCECHAIN
 from linkgraph.steps import Step
 from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
+from linkgraph.techniques.aic.search import aics
 from linkgraph.techniques.als.table import als_table
 from linkgraph.techniques.base import changes
 from linkgraph.techniques.base import length_bonus, makes_progress  # re-exported: part of the solver's API
@@ -316,7 +317,7 @@ def solve_with_nets(
 def warm_up() -> None:
     """Load the compiled kernels of the chain and net searches and of the ALS table (numba's
     cached machine code, or its compilation on a first run) by searching a built-in position
-    once (the nets with and without nesting) and listing its depth-2 patterns.
+    once (the nets with and without nesting, an AIC) and listing its depth-2 patterns.
 
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
@@ -328,4 +329,5 @@ def warm_up() -> None:
     next(forcing_nets(grid), None)
     next(forcing_nets(grid, level=1, chunk=32), None)
     Structure(grid, depth=2)
+    next(aics(grid), None)
     als_table(grid)
