@@ -14,6 +14,13 @@ Either way the exception is raised again every `REPEAT` seconds until the block
 exits: one raised while Python finalises a generator or runs a ``__del__`` is
 lost ("Exception ignored in ..."), and a single alarm would let the work run on.
 Such a lost time-out is not printed (its traceback would only alarm the user).
+A time-out that lands while compiled code (numba) runs one of its Python callbacks
+comes out of the compiled call as ``SystemError: ... returned a result with an
+exception set``, caused by the time-out: the block's exit turns it back into the
+time-out (`hidden_time_out` finds it for code that catches ``Exception`` inside a
+block). A time-out never lands in the deadlines' own bookkeeping (entering and
+leaving a block): it waits for the next repeat, so a block always leaves its timer
+as it found it.
 Deadlines nest (a solve's own time limit inside a batch's per-puzzle limit): the
 outer one still fires on time and raises its own exception through the inner block.
 
@@ -51,7 +58,8 @@ from numbers import Integral, Real
 
 from linkgraph.errors import OptionError
 
-__all__ = ["REPEAT", "Deadline", "JobTimeout", "TimeLimitExceeded", "check_count", "check_seconds"]
+__all__ = ["REPEAT", "Deadline", "JobTimeout", "TimeLimitExceeded", "check_count", "check_seconds",
+           "hidden_time_out"]
 
 #: Seconds between repeats of a time-out that has not yet stopped its block.
 REPEAT = 0.05
@@ -132,10 +140,14 @@ class Deadline:
     def _inject_until_stopped(self, ident: int) -> None:
         wait = self.remaining()
         while not self._stop.wait(wait):
-            _inject(ident, self.exception)
+            frame = sys._current_frames().get(ident)
+            if frame is None:  # the thread has ended
+                return
+            if not _in_bookkeeping(frame):
+                _inject(ident, self.exception)
             wait = REPEAT
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, exc, tb) -> None:
         if self._main:
             _alarms.pop(self)
             self._main = False
@@ -143,6 +155,50 @@ class Deadline:
             self._stop.set()
             self._timer.join()
             self._timer = None
+            _inject(threading.get_ident(), None)  # drop a time-out injected but not yet raised
+        if exc is not None and not isinstance(exc, TimeLimitExceeded):
+            hidden = hidden_time_out(exc)
+            if hidden is not None:
+                raise type(hidden)() from None
+
+
+def hidden_time_out(exc: BaseException) -> TimeLimitExceeded | None:
+    """The time-out behind an exception: itself, or the first time-out among its causes; else None.
+
+    Compiled code (numba) that calls back into Python reports an exception raised in the
+    callback as ``SystemError: ... returned a result with an exception set``, caused by it;
+    a time-out that lands there comes out of the compiled call in that wrapping. Code that
+    catches ``Exception`` inside a `Deadline` block asks this before treating the exception
+    as a fault (a `Deadline` unwraps such an exception itself when it leaves the block).
+
+    Examples
+    --------
+    >>> try:
+    ...     try:
+    ...         raise JobTimeout
+    ...     except JobTimeout as exc:
+    ...         raise SystemError("returned a result with an exception set") from exc
+    ... except SystemError as exc:
+    ...     print(type(hidden_time_out(exc)).__name__, hidden_time_out(ValueError("x")))
+    JobTimeout None
+    """
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, TimeLimitExceeded):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__
+    return None
+
+
+def _in_bookkeeping(frame) -> bool:
+    """Whether `frame`, or a frame it was called from, runs this module's code (a deadline being
+    entered or left): a time-out raised there would leave the timers half updated."""
+    while frame is not None:
+        if frame.f_code.co_filename == __file__:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _quiet_unraisable() -> None:
@@ -166,9 +222,10 @@ def _quiet_unraisable() -> None:
     sys.unraisablehook = hook
 
 
-def _inject(ident: int, exception: type[BaseException]) -> None:
-    """Raise `exception` in the thread `ident` at its next bytecode."""
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(exception))
+def _inject(ident: int, exception: type[BaseException] | None) -> None:
+    """Raise `exception` in the thread `ident` at its next bytecode (None: cancel one pending)."""
+    pending = ctypes.py_object(exception) if exception is not None else ctypes.py_object()  # NULL cancels
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), pending)
 
 
 class _Alarms:
@@ -203,6 +260,8 @@ class _Alarms:
         signal.setitimer(signal.ITIMER_REAL, max(wait, 1e-6), REPEAT)
 
     def _alarm(self, signum, frame):  # noqa: ARG002
+        if _in_bookkeeping(frame):  # a deadline is being entered or left: the repeat comes back
+            return
         now = time.monotonic()
         expired = [d for d in self.active if d.expires <= now]
         if expired:  # the outermost first: its block, and every block inside it, must stop

@@ -10,10 +10,16 @@
   (``--timeout``: a ``Timeout: line N`` row, the run carries on). The chain and net
   searches themselves have no time bound of their own: on a 9x9 grid their work is
   bounded by the candidates (one propagation per premise).
+- A time-out stays a time-out wherever it lands: inside compiled code's Python
+  callbacks (numba wraps it in a SystemError; the deadline unwraps it, and the
+  soundness sweep does not count it as a crash), and a block leaves no timer,
+  handler or pending exception behind, in the main thread and in other threads.
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 import tracemalloc
 from pathlib import Path
 
@@ -197,3 +203,107 @@ def test_chain_and_net_searches_have_a_size_bound(capsys):
     assert main(["nets", "--no-check", "." * 256]) == 2
     err = capsys.readouterr().err
     assert "SearchLimitError" in err and "bound of 2000" in err
+
+
+# ---- a time-out wherever it lands -------------------------------------------------------------
+
+
+def _boxing_kernel():
+    """A compiled function whose result is boxed by a Python callback (numba's unpickling of the
+    array type): a time-out often lands there and comes back wrapped in a SystemError."""
+    numba = pytest.importorskip("numba")
+    np = pytest.importorskip("numpy")
+
+    @numba.njit(cache=False)
+    def kernel(n):
+        return np.zeros(n, np.int64), np.ones(3)
+
+    kernel(2)
+    return kernel
+
+
+def _time_outs(kernel, blocks: int) -> dict[str, int]:
+    """How each of `blocks` half-millisecond deadlines over a loop of `kernel` calls ended."""
+    ends: dict[str, int] = {}
+    for _ in range(blocks):
+        try:
+            with lg.limits.Deadline(0.0005):
+                while True:
+                    kernel(2)
+        except BaseException as exc:  # noqa: BLE001 - counted by kind
+            ends[type(exc).__name__] = ends.get(type(exc).__name__, 0) + 1
+    return ends
+
+
+def test_a_time_out_inside_compiled_code_is_a_time_out_and_leaves_no_timer():
+    kernel = _boxing_kernel()
+    handler = signal.getsignal(signal.SIGALRM)
+    assert _time_outs(kernel, 400) == {"JobTimeout": 400}  # before the fix about half were SystemError
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no alarm left to kill the process
+    assert signal.getsignal(signal.SIGALRM) is handler
+
+
+def test_a_time_out_inside_compiled_code_in_a_thread():
+    kernel = _boxing_kernel()
+    seen: dict = {}
+
+    def work():
+        seen["ends"] = _time_outs(kernel, 300)
+        try:  # no injected time-out arrives after the last block
+            for _ in range(200_000):
+                pass
+            seen["after"] = "clean"
+        except BaseException as exc:  # noqa: BLE001
+            seen["after"] = type(exc).__name__
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive()
+    assert seen == {"ends": {"JobTimeout": 300}, "after": "clean"}
+
+
+class _Mine(lg.limits.TimeLimitExceeded):
+    pass
+
+
+def test_a_wrapped_time_out_leaves_the_block_as_itself():
+    def wrapped(kind):
+        try:
+            raise kind
+        except kind as exc:
+            raise SystemError("<function f> returned a result with an exception set") from exc
+
+    with pytest.raises(_Mine):
+        with lg.limits.Deadline(60, _Mine):
+            wrapped(_Mine)
+    with pytest.raises(lg.limits.JobTimeout):  # also through a block without a limit (an inner one)
+        with lg.limits.Deadline(None):
+            wrapped(lg.limits.JobTimeout)
+    with pytest.raises(SystemError):  # a SystemError of its own stays one
+        with lg.limits.Deadline(60):
+            raise SystemError("a fault")
+    assert lg.limits.hidden_time_out(KeyError("k")) is None
+
+
+def test_verify_counts_a_wrapped_time_out_as_a_time_out_not_a_crash(monkeypatch):
+    from linkgraph.research import soundness
+
+    def late(*args, **kwargs):
+        try:
+            raise lg.limits.JobTimeout
+        except lg.limits.JobTimeout as exc:
+            raise SystemError("CPUDispatcher(<function k>) returned a result with an exception set") from exc
+
+    monkeypatch.setattr(soundness, "_check_steps", late)
+    report = soundness.check_line(lg.io.parse_line(lg.samples.GNPX_FORCECHAIN, 3), timeout=60)
+    assert (report.timeouts, report.crashed) == (1, 0)
+    assert [f["kind"] for f in report.failures] == ["timeout"]
+
+
+def test_solve_time_limits_landing_anywhere_stop_the_path():
+    # the limits fall in different places of the nets' compiled kernels and their Python around them
+    grid = lg.Grid.parse(HARDEST)
+    for limit in (0.03, 0.07, 0.11, 0.16, 0.23, 0.31):
+        result = lg.solve(grid, time_limit=limit)
+        assert result.stopped == "time-limit" and not result.solved, limit

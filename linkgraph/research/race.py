@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from linkgraph.errors import InvalidPuzzleError, OptionError, PuzzleFormatError
 from linkgraph.grid import Grid
 from linkgraph.io import read_puzzles
+from linkgraph.limits import hidden_time_out
 from linkgraph.oracle import solve_unique
 from linkgraph.solver import solve, warm_up
 
@@ -210,7 +211,9 @@ def race(
                     t0 = time.process_time()
                     try:
                         board = against.solve(text)
-                    except Exception:  # noqa: BLE001 (another program's failure is a row, not a crash)
+                    except Exception as exc:  # noqa: BLE001 (another program's failure is a row, not a crash)
+                        if hidden_time_out(exc) is not None:  # the command's --time-limit, wrapped by numba
+                            raise
                         board = None
                     dt = time.process_time() - t0
                     best_b = min(best_b, dt)

@@ -60,7 +60,7 @@ from linkgraph.errors import LinkgraphError, OptionError, ProofError
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.io import PuzzleLine, atomic_write, check_input, check_output, is_special, read_puzzles
-from linkgraph.limits import check_count, check_seconds
+from linkgraph.limits import check_count, check_seconds, hidden_time_out
 from linkgraph.oracle import solve_unique
 from linkgraph.research.output import (
     Progress, check_stamp, count_puzzles, cut_torn_tail, file_sha256, journal_path, promote_journal, refuse_journal,
@@ -260,6 +260,8 @@ def _check_grid(pl: PuzzleLine, ladder: str | None, report: SweepReport) -> None
         report.crashed += 1
         report.fail(pl.number, "error", f"{type(exc).__name__}: {exc}")
     except Exception as exc:  # a bug in a technique: report it as a row, keep sweeping
+        if hidden_time_out(exc) is not None:  # a time-out wrapped by compiled code: the deadline's, not a bug
+            raise
         report.crashed += 1
         report.fail(pl.number, "crash", f"{type(exc).__name__}: {exc}")
 
