@@ -644,21 +644,32 @@ def subnet_best(ron, roff, c, sees, others, base, real, cs, mem, max_options):  
 # ---- the depth-2 patterns of a structure (linkgraph.nets.structure.Structure._build_patterns) ----
 
 @njit(cache=True, nogil=True)
-def _add_base(j, L, mem, cover, bset, bptr, bk, bcov):  # pragma: no cover
-    """Append base set `j` (its members `mem[j]`, each with the cover `cover(k)` gave it
-    in `cover`, -1 for none) to the flat base table; the number of members with a cover."""
+def _add_base(j, L, mem, cands, n, table, offset, by_cell, bset, bptr, bk, bcov, usable):  # pragma: no cover
+    """Append base set `j` to the flat base table: each member ``k`` of ``mem[j]`` with its
+    cover ``table[offset + i]``, ``i`` the member's cell (`by_cell`) or digit, where that is a
+    set (not -1). The base is usable (its index appended to `usable`) with two or more covered members."""
     got = 0
     for i in range(mem.shape[1]):
         k = mem[j, i]
         if k >= L:
             break
-        if cover[k] >= 0:
+        c = table[offset + (cands[k] // n if by_cell else cands[k] % n)]
+        if c >= 0:
             bk.append(k)
-            bcov.append(cover[k])
+            bcov.append(c)
             got += 1
     bset.append(j)
     bptr.append(len(bk))
-    return got
+    if got >= 2:
+        usable.append(len(bset) - 1)
+
+
+@njit(cache=True, nogil=True)
+def _end_sheet(family, fam, sptr, uptr, bset, usable):  # pragma: no cover
+    """Close a sheet of `family` (0 subset, 1 fish): where its bases and usable bases end."""
+    fam.append(family)
+    sptr.append(len(bset))
+    uptr.append(len(usable))
 
 
 @njit(cache=True, nogil=True)
@@ -683,7 +694,6 @@ def patterns(n, ncells, house_cells, base_lines, cover_lines, gl, mem, cands):  
     L = cands.shape[0]
     S = mem.shape[0]
     H = house_cells.shape[0]
-    cover = np.full(L, -1, dtype=np.int64)
     fam = [0]
     fam.pop()
     sptr = [0]  # bases of each sheet
@@ -702,27 +712,13 @@ def patterns(n, ncells, house_cells, base_lines, cover_lines, gl, mem, cands):  
             for x in range(n):
                 if side == 0:  # naked: a cell of the house; its members covered by (house, digit)
                     j = gl[house_cells[h, x]]
-                    if j < 0:
-                        continue
-                    for i in range(mem.shape[1]):
-                        k = mem[j, i]
-                        if k >= L:
-                            break
-                        cover[k] = gl[ncells + h * n + cands[k] % n]
+                    if j >= 0:
+                        _add_base(j, L, mem, cands, n, gl, ncells + h * n, False, bset, bptr, bk, bcov, usable)
                 else:  # hidden: a digit of the house; its members covered by their cells
                     j = gl[ncells + h * n + x]
-                    if j < 0:
-                        continue
-                    for i in range(mem.shape[1]):
-                        k = mem[j, i]
-                        if k >= L:
-                            break
-                        cover[k] = gl[cands[k] // n]
-                if _add_base(j, L, mem, cover, bset, bptr, bk, bcov) >= 2:
-                    usable.append(len(bset) - 1)
-            fam.append(0)
-            sptr.append(len(bset))
-            uptr.append(len(usable))
+                    if j >= 0:
+                        _add_base(j, L, mem, cands, n, gl, 0, True, bset, bptr, bk, bcov, usable)
+            _end_sheet(0, fam, sptr, uptr, bset, usable)
     cover_of_cell = np.full(ncells, -1, dtype=np.int64)
     for side in range(2):
         for d in range(n):
@@ -734,18 +730,9 @@ def patterns(n, ncells, house_cells, base_lines, cover_lines, gl, mem, cands):  
                         cover_of_cell[c] = s
             for h in base_lines[side]:
                 j = gl[ncells + h * n + d]
-                if j < 0:
-                    continue
-                for i in range(mem.shape[1]):
-                    k = mem[j, i]
-                    if k >= L:
-                        break
-                    cover[k] = cover_of_cell[cands[k] // n]
-                if _add_base(j, L, mem, cover, bset, bptr, bk, bcov) >= 2:
-                    usable.append(len(bset) - 1)
-            fam.append(1)
-            sptr.append(len(bset))
-            uptr.append(len(usable))
+                if j >= 0:
+                    _add_base(j, L, mem, cands, n, cover_of_cell, 0, True, bset, bptr, bk, bcov, usable)
+            _end_sheet(1, fam, sptr, uptr, bset, usable)
     # the patterns of each sheet: covers as bits of the sheet's covers in ascending order
     rank = np.full(S, -1, dtype=np.int64)
     psheet = [0]
