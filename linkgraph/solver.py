@@ -20,9 +20,11 @@ from linkgraph.grid import Grid, as_grid
 from linkgraph.limits import Deadline, TimeLimitExceeded, check_count, check_seconds
 from linkgraph.nets.propagate import check_depth_level
 from linkgraph.nets.search import forcing_nets
+from linkgraph.nets.structure import Structure
 from linkgraph.samples import GNPX_FORCECHAIN
 from linkgraph.steps import Step
 from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
+from linkgraph.techniques.aic.search import aics
 from linkgraph.techniques.als.table import als_table
 from linkgraph.techniques.base import changes
 from linkgraph.techniques.base import length_bonus, makes_progress  # re-exported: part of the solver's API
@@ -315,7 +317,7 @@ def solve_with_nets(
 def warm_up() -> None:
     """Load the compiled kernels of the chain and net searches and of the ALS table (numba's
     cached machine code, or its compilation on a first run) by searching a built-in position
-    once (the nets with and without nesting).
+    once (the nets with and without nesting, an AIC) and listing its depth-2 patterns.
 
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
@@ -326,4 +328,6 @@ def warm_up() -> None:
     chain_search(grid)
     next(forcing_nets(grid), None)
     next(forcing_nets(grid, level=1, chunk=32), None)
+    Structure(grid, depth=2)
+    next(aics(grid), None)
     als_table(grid)

@@ -407,7 +407,25 @@ def _advance(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: 
 
 
 def _nest(st, ON, NOT, new_off, stopped, B, W, *, depth: int, level: int):
-    """Sub-nets: each open candidate of each stopped branch tried ON; failures turn OFF this round."""
+    """Sub-nets: each open candidate of each stopped branch tried ON; failures turn OFF this
+    round. At level 1 (sub-nets without nesting) in one compiled call
+    (`linkgraph.nets.kernel.nest_failures`), deeper in `_nest_words`."""
+    if level == 1:
+        tb = st.tables
+        words = kernels().nest_failures(ON, NOT, stopped, B, _CHUNK, tb.mem, tb.cs, *kernel_tables(tb, depth))
+    else:
+        words = _nest_words(st, ON, NOT, stopped, B, W, depth=depth, level=level)
+    if words is None:
+        return np.zeros(W, dtype=np.uint64)
+    NOT &= ~words
+    new_off |= words
+    return np.bitwise_or.reduce(words, axis=0)
+
+
+def _nest_words(st, ON, NOT, stopped, B, W, *, depth: int, level: int):
+    """(L, W) words of the open candidates whose sub-net fails, bit b of row k for candidate k
+    of stopped branch b (None for none): the sub-branches laid out by branch, then candidate,
+    spread from the branches' words, `_CHUNK` at a time (the oracle of `nest_failures` at level 1)."""
     bs = np.flatnonzero(unpack(stopped[None, :], B)[0])
     on_t = unpack(ON, B)[:, bs]  # (L, nb) snapshot
     off_t = unpack(~NOT, B)[:, bs]
@@ -429,8 +447,5 @@ def _nest(st, ON, NOT, new_off, stopped, B, W, *, depth: int, level: int):
         hit = failed >= 0
         add[bs[i[hit]], k[hit]] = True
     if not add.any():
-        return np.zeros(W, dtype=np.uint64)
-    words = pack_columns(add, words=W)
-    NOT &= ~words
-    new_off |= words
-    return np.bitwise_or.reduce(words, axis=0)
+        return None
+    return pack_columns(add, words=W)

@@ -20,6 +20,13 @@ rounds (failures, compaction, nesting, the words new in each round). The numpy r
 these loops replace is kept in tests/nets/test_kernel.py as their oracle: both give the
 same words on random states of real structures at every depth.
 
+The structure's depth-2 subset and fish patterns are enumerated here too (`patterns`: the
+sheets of bases and covers, their pairs and triples, the cover columns), once per grid
+for the ``++`` rungs; the Python enumeration it replaced is the oracle in
+tests/nets/test_structure.py. And the sub-nets of a nested search's stopped branches at
+level 1 are laid out and run in one call (`nest_failures`: the engine's numpy layout,
+`linkgraph.nets.engine._nest_words`, is its oracle in tests/nets/test_kernel.py).
+
 numba compiles these functions on first use and caches the machine code beside this
 file (``cache=True``), so a process after the first loads them in a fraction of a second.
 """
@@ -29,8 +36,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "rounds_into",
-           "select_bits", "set_summary", "strong_sets", "subnet_best", "supports_exceed", "weak_parents"]
+__all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "nest_failures", "patterns",
+           "rounds_into", "select_bits", "set_summary", "strong_sets", "subnet_best", "subnet_outer", "supports_exceed",
+           "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -631,3 +639,307 @@ def subnet_best(ron, roff, c, sees, others, base, real, cs, mem, max_options):  
     kinds, sets, ptr, keys = contradiction_options(ron, roff, c, mem, cs, max_options)
     i, sup = best_support(kinds, sets, ptr, keys, ron, roff, strong, weak, mem)
     return weak, strong, kinds, sets, ptr, keys, i, sup
+
+
+# ---- the depth-2 patterns of a structure (linkgraph.nets.structure.Structure._build_patterns) ----
+
+@njit(cache=True, nogil=True)
+def _add_base(j, L, mem, cands, n, table, offset, by_cell, bset, bptr, bk, bcov, usable):  # pragma: no cover
+    """Append base set `j` to the flat base table: each member ``k`` of ``mem[j]`` with its
+    cover ``table[offset + i]``, ``i`` the member's cell (`by_cell`) or digit, where that is a
+    set (not -1). The base is usable (its index appended to `usable`) with two or more covered members."""
+    got = 0
+    for i in range(mem.shape[1]):
+        k = mem[j, i]
+        if k >= L:
+            break
+        c = table[offset + (cands[k] // n if by_cell else cands[k] % n)]
+        if c >= 0:
+            bk.append(k)
+            bcov.append(c)
+            got += 1
+    bset.append(j)
+    bptr.append(len(bk))
+    if got >= 2:
+        usable.append(len(bset) - 1)
+
+
+@njit(cache=True, nogil=True)
+def _end_sheet(family, fam, sptr, uptr, bset, usable):  # pragma: no cover
+    """Close a sheet of `family` (0 subset, 1 fish): where its bases and usable bases end."""
+    fam.append(family)
+    sptr.append(len(bset))
+    uptr.append(len(usable))
+
+
+@njit(cache=True, nogil=True)
+def patterns(n, ncells, house_cells, base_lines, cover_lines, gl, mem, cands):  # pragma: no cover
+    """The subset and fish patterns of one structure, as `Structure._build_patterns` lists
+    them (the Python enumeration it replaced is the oracle in tests/nets/test_structure.py).
+
+    Sheets, in order: per house its naked sheet (bases the house's cell sets, a member's
+    cover its house-digit set) and hidden sheet (bases its house-digit sets, covers the
+    cells); then per digit a fish sheet from `base_lines[0]` (bases) to `cover_lines[0]`
+    (covers), then from `base_lines[1]` to `cover_lines[1]`. In each sheet the bases with
+    two or more covered members are usable; a pattern is two of them touching 2 to 4
+    covers, or three touching 3 to 5 (all pairs of the sheet first, then the triples).
+    `gl` maps a global set to its local index (-1: not a set of the structure), `mem` is
+    the padded member table (padding ``L``) and `cands` the global candidate of each local one.
+
+    Returns (sheet family 0 subset / 1 fish, base sets, base member pointers, base members,
+    their covers, pattern sheets, pattern bases (P, 3) padded with -1, cover pointers,
+    covers ascending, A columns, A members (sorted by column then member), column owners,
+    T columns, T members, pattern sizes).
+    """
+    L = cands.shape[0]
+    S = mem.shape[0]
+    H = house_cells.shape[0]
+    fam = [0]
+    fam.pop()
+    sptr = [0]  # bases of each sheet
+    bset = [0]
+    bset.pop()
+    bptr = [0]
+    bk = [0]
+    bk.pop()
+    bcov = [0]
+    bcov.pop()
+    usable = [0]
+    usable.pop()
+    uptr = [0]
+    for h in range(H):
+        for side in range(2):
+            for x in range(n):
+                if side == 0:  # naked: a cell of the house; its members covered by (house, digit)
+                    j = gl[house_cells[h, x]]
+                    if j >= 0:
+                        _add_base(j, L, mem, cands, n, gl, ncells + h * n, False, bset, bptr, bk, bcov, usable)
+                else:  # hidden: a digit of the house; its members covered by their cells
+                    j = gl[ncells + h * n + x]
+                    if j >= 0:
+                        _add_base(j, L, mem, cands, n, gl, 0, True, bset, bptr, bk, bcov, usable)
+            _end_sheet(0, fam, sptr, uptr, bset, usable)
+    cover_of_cell = np.full(ncells, -1, dtype=np.int64)
+    for side in range(2):
+        for d in range(n):
+            cover_of_cell[:] = -1
+            for h in cover_lines[side]:
+                s = gl[ncells + h * n + d]
+                if s >= 0:
+                    for c in house_cells[h]:
+                        cover_of_cell[c] = s
+            for h in base_lines[side]:
+                j = gl[ncells + h * n + d]
+                if j >= 0:
+                    _add_base(j, L, mem, cands, n, cover_of_cell, 0, True, bset, bptr, bk, bcov, usable)
+            _end_sheet(1, fam, sptr, uptr, bset, usable)
+    # the patterns of each sheet: covers as bits of the sheet's covers in ascending order
+    rank = np.full(S, -1, dtype=np.int64)
+    psheet = [0]
+    psheet.pop()
+    pb = [0]
+    pb.pop()
+    pmask = [np.uint64(0)]
+    pmask.pop()
+    pcov_of = [0]  # where each pattern's sheet covers start in `scov`
+    pcov_of.pop()
+    scov = [0]
+    scov.pop()
+    for s in range(len(fam)):
+        u0, u1 = uptr[s], uptr[s + 1]
+        nu = u1 - u0
+        first = len(scov)
+        seen = np.zeros(S, dtype=np.bool_)
+        for ui in range(u0, u1):
+            b = usable[ui]
+            for e in range(bptr[b], bptr[b + 1]):
+                seen[bcov[e]] = True
+        for c in range(S):
+            if seen[c]:
+                rank[c] = len(scov) - first
+                scov.append(c)
+        masks = np.zeros(nu, dtype=np.uint64)
+        for i in range(nu):
+            b = usable[u0 + i]
+            for e in range(bptr[b], bptr[b + 1]):
+                masks[i] |= np.uint64(1) << np.uint64(rank[bcov[e]])
+        for i in range(nu):
+            for j in range(i + 1, nu):
+                m = masks[i] | masks[j]
+                c = _popcount(m)
+                if 2 <= c <= 4:
+                    psheet.append(s)
+                    pb.append(usable[u0 + i])
+                    pb.append(usable[u0 + j])
+                    pb.append(-1)
+                    pmask.append(m)
+                    pcov_of.append(first)
+        for i in range(nu):
+            for j in range(i + 1, nu):
+                mij = masks[i] | masks[j]
+                if _popcount(mij) > 5:
+                    continue
+                for q in range(j + 1, nu):
+                    m = mij | masks[q]
+                    c = _popcount(m)
+                    if 3 <= c <= 5:
+                        psheet.append(s)
+                        pb.append(usable[u0 + i])
+                        pb.append(usable[u0 + j])
+                        pb.append(usable[u0 + q])
+                        pmask.append(m)
+                        pcov_of.append(first)
+    # per pattern: its cover columns, A (base member -> column) and T (cover members outside the bases)
+    P = len(psheet)
+    bases = np.array(pb, dtype=np.int64).reshape(P, 3)
+    cptr = np.zeros(P + 1, dtype=np.int64)
+    covs = [0]
+    covs.pop()
+    owner = [0]
+    owner.pop()
+    akey = [0]
+    akey.pop()
+    tc = [0]
+    tc.pop()
+    tk = [0]
+    tk.pop()
+    sizes = np.zeros(P, dtype=np.float32)
+    stamp = np.zeros(L + 1, dtype=np.int64)
+    col = 0
+    for p in range(P):
+        m = pmask[p]
+        first = pcov_of[p]
+        i = 0
+        while m:
+            if m & np.uint64(1):
+                c = scov[first + i]
+                rank[c] = col + len(covs) - cptr[p]
+                covs.append(c)
+                owner.append(p)
+            m >>= np.uint64(1)
+            i += 1
+        cptr[p + 1] = len(covs)
+        nb = 2 if bases[p, 2] < 0 else 3
+        sizes[p] = nb
+        for t in range(nb):
+            b = bases[p, t]
+            for e in range(bptr[b], bptr[b + 1]):
+                k = bk[e]
+                stamp[k] = p + 1
+                akey.append(rank[bcov[e]] * (L + 1) + k)
+        for e in range(cptr[p], cptr[p + 1]):
+            c = covs[e]
+            for i in range(mem.shape[1]):
+                k = mem[c, i]
+                if k >= L:
+                    break
+                if stamp[k] != p + 1:
+                    tc.append(col)
+                    tk.append(k)
+            col += 1
+    keys = np.sort(np.array(akey, dtype=np.int64)) if len(akey) else np.zeros(0, dtype=np.int64)
+    return (np.array(fam, dtype=np.int64), np.array(bset, dtype=np.int64), np.array(bptr, dtype=np.int64),
+            np.array(bk, dtype=np.int64), np.array(bcov, dtype=np.int64), np.array(psheet, dtype=np.int64),
+            bases, cptr, np.array(covs, dtype=np.int64), keys // (L + 1), keys % (L + 1),
+            np.array(owner, dtype=np.int32), np.array(tc, dtype=np.int64), np.array(tk, dtype=np.int64), sizes)
+
+
+# ---- the sub-nets of the stopped branches, level 1 (linkgraph.nets.engine._nest) ----
+
+@njit(cache=True, nogil=True)
+def _fill(words, k, lo, hi):  # pragma: no cover
+    """Set bits ``lo`` to ``hi - 1`` of row `k` of `words`."""
+    while lo < hi:
+        w = lo >> 6
+        top = min(hi, (w + 1) << 6)
+        n = top - lo
+        m = ~np.uint64(0) if n == 64 else ((np.uint64(1) << np.uint64(n)) - np.uint64(1))
+        words[k, w] |= m << np.uint64(lo & 63)
+        lo = top
+
+
+@njit(cache=True, nogil=True)
+def nest_failures(ON, NOT, stopped, B, chunk, mem, cs, g_cond0, g_nonempty, g_idx, g_start, g_src, g_dst,
+                  p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst):  # pragma: no cover
+    """The literals the sub-nets of one level turn OFF: each open candidate of each
+    `stopped` branch (bits of `stopped`, `B` branches in the (L, W) words `ON` / `NOT`
+    (not OFF)) tried ON, with the branch's literals, in a run without nesting (`failures`,
+    `chunk` sub-branches at a time: by branch, then candidate, as the engine's numpy
+    `_nest_words` lays them out); returns (L, W) words, bit b of row k set when candidate
+    k's sub-net in branch b fails."""
+    L, W = ON.shape
+    nb = 0
+    for w in range(W):
+        nb += _popcount(stopped[w])
+    bs = np.empty(nb, dtype=np.int64)
+    q = 0
+    for b in range(B):
+        if (stopped[b >> 6] >> np.uint64(b & 63)) & np.uint64(1):
+            bs[q] = b
+            q += 1
+    # the (branch, candidate) pairs: by branch, then candidate
+    n_all = 0
+    for i in range(nb):
+        w, s = bs[i] >> 6, np.uint64(bs[i] & 63)
+        for k in range(L):
+            if not ((ON[k, w] >> s) & np.uint64(1)) and ((NOT[k, w] >> s) & np.uint64(1)):
+                n_all += 1
+    pb = np.empty(n_all, dtype=np.int64)  # index into bs
+    pk = np.empty(n_all, dtype=np.int64)
+    q = 0
+    for i in range(nb):
+        w, s = bs[i] >> 6, np.uint64(bs[i] & 63)
+        for k in range(L):
+            if not ((ON[k, w] >> s) & np.uint64(1)) and ((NOT[k, w] >> s) & np.uint64(1)):
+                pb[q] = i
+                pk[q] = k
+                q += 1
+    add = np.zeros((L, W), dtype=np.uint64)
+    for start in range(0, n_all, chunk):
+        end = min(start + chunk, n_all)
+        n = end - start
+        Wn = (n + 63) >> 6
+        son = np.zeros((L, Wn), dtype=np.uint64)
+        soff = np.zeros((L, Wn), dtype=np.uint64)
+        j0 = 0
+        while j0 < n:  # each branch's sub-branches are one run of bits: its literals spread over it
+            i = pb[start + j0]
+            j1 = j0 + 1
+            while j1 < n and pb[start + j1] == i:
+                j1 += 1
+            w, s = bs[i] >> 6, np.uint64(bs[i] & 63)
+            for k in range(L):
+                if (ON[k, w] >> s) & np.uint64(1):
+                    _fill(son, k, j0, j1)
+                if not ((NOT[k, w] >> s) & np.uint64(1)):
+                    _fill(soff, k, j0, j1)
+            j0 = j1
+        for j in range(n):
+            son[pk[start + j], j >> 6] |= np.uint64(1) << np.uint64(j & 63)
+        failed = failures(son, soff, n, mem, cs, g_cond0, g_nonempty, g_idx, g_start, g_src, g_dst,
+                          p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst)
+        for j in range(n):
+            if failed[j] >= 0:
+                b = bs[pb[start + j]]
+                add[pk[start + j], b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+    return add
+
+
+@njit(cache=True, nogil=True)
+def subnet_outer(ron, roff, c, k, sees, others, base, real, cs, mem, max_options):  # pragma: no cover
+    """`subnet_best` of the sub-net of ``-k`` (its branch assumes ``+k``), and the premises of
+    its best contradiction's support other than ``+k``: the support's literals of round 0,
+    as sort codes ``2m`` for +m and ``2m + 1`` for -m, ascending (by candidate, ON first);
+    empty when there is no best option (the caller reads the option itself then)."""
+    weak, strong, kinds, sets, ptr, keys, i, sup = subnet_best(ron, roff, c, sees, others, base, real, cs, mem,
+                                                               max_options)
+    codes = np.empty(len(sup), dtype=np.int64)
+    n = 0
+    if i >= 0:
+        me = 2 * k + 1
+        for e in sup:
+            m = e >> 1
+            if e != me and (ron[m] if e & 1 else roff[m]) == 0:
+                codes[n] = 2 * m + (0 if e & 1 else 1)
+                n += 1
+    return weak, strong, kinds, sets, ptr, keys, i, sup, np.sort(codes[:n])

@@ -319,7 +319,11 @@ class BranchProof:
         # (keys, ON/OFF, L), one pass; most walks ask for one sub-net at a time
         rounds = run.rows_one(rows[0])[None] if len(rows) == 1 else run.rows_many(rows).astype(np.int16)
         if len(keys) == 1 and self.level == 1 and self.depth == 0 and len(st.sets):
-            self._subnets[keys[0]] = self._subnet(st, rounds[0, 0], rounds[0, 1], int(run.failed[rows[0]]), keys[0])
+            key = keys[0]
+            self._subnets[key], outer = self._subnet(st, rounds[0, 0], rounds[0, 1], int(run.failed[rows[0]]), key)
+            if outer:  # its parent keys, as _resolve would find them (none: _resolve reads the option)
+                off_keys, on_keys = st.literal_keys
+                self._pkeys.setdefault(key, [off_keys[e >> 1] if e & 1 else on_keys[e >> 1] for e in outer])
             return
         subs = []
         for i, (k, _) in enumerate(keys):
@@ -333,22 +337,23 @@ class BranchProof:
         self._subnets.update(zip(keys, subs))
 
     @staticmethod
-    def _subnet(st: Structure, ron: np.ndarray, roff: np.ndarray, failed: int, key) -> BranchProof:
-        """A sub-net of depth 0 without nesting, made alone: its reason rows, contradiction
-        options and best contradiction found in one compiled call
-        (`linkgraph.nets.kernel.subnet_best`), as `_prime` and `_compiled_best` find them."""
+    def _subnet(st: Structure, ron: np.ndarray, roff: np.ndarray, failed: int, key) -> tuple[BranchProof, list]:
+        """A sub-net of depth 0 without nesting, made alone, and the premises `_outer` finds
+        for it (as sort codes: ``2m`` for +m, ``2m + 1`` for -m; empty when `_outer` has to
+        read the option): its reason rows, contradiction options, best contradiction and
+        those premises found in one compiled call (`linkgraph.nets.kernel.subnet_outer`), as
+        `_prime`, `_compiled_best` and `_outer` find them. The best contradiction is read
+        into keys only if asked for (`_compiled_best`): most sub-nets are only walked through."""
         assert failed >= 0, f"sub-net of {st.candidate(key[0])} does not fail"
         sub = BranchProof(st, ron, roff, failed, depth=0, level=0)
         others, base, real = st.strong_tables
-        weak, strong, *compiled, i, sup = kernels().subnet_best(ron, roff, failed, st.sees_pad, others, base, real,
-                                                                st.cs_pad, st.mem_pad, _MAX_OPTIONS)
+        weak, strong, *compiled, i, sup, outer = kernels().subnet_outer(
+            ron, roff, failed, key[0], st.sees_pad, others, base, real, st.cs_pad, st.mem_pad, _MAX_OPTIONS)
         d = sub.__dict__
         d["_weak_row"], d["_strong_row"], d["_ron16"], d["_roff16"] = weak, strong, ron, roff
-        d["_compiled_options"] = compiled = tuple(compiled)
-        found = sub._best_from(compiled, int(i), sup)
-        if found is not False:
-            sub._memo["best"] = found
-        return sub
+        d["_compiled_options"] = tuple(compiled)
+        d["_found"] = (int(i), sup)
+        return sub, outer.tolist()
 
     def _resolve(self, key) -> None:
         """The parent keys of OFF literal `key` from its (prepared) sub-net's best contradiction
@@ -586,6 +591,9 @@ class BranchProof:
         compiled = self._compiled_options
         if compiled is None:
             return False
+        found = self.__dict__.pop("_found", None)  # the kernels' answer, kept by `_subnet`
+        if found is not None:
+            return self._best_from(compiled, *found)
         kinds, sets, ptr, keys = compiled
         i, sup = kernels().best_support(kinds, sets, ptr, keys, self._ron16, self._roff16, self._strong_row,
                                         self._weak_row, self.st.mem_pad)

@@ -25,11 +25,9 @@ its row, column and box for its digit:
 from __future__ import annotations
 
 from functools import cached_property, lru_cache
-from itertools import filterfalse
-
 import numpy as np
 
-from linkgraph.nets.engine import Tables
+from linkgraph.nets.engine import Tables, kernels
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate
 from linkgraph.bitops import bits
@@ -369,112 +367,55 @@ class Structure:
 
         A pattern is a choice of n bases from one sheet; each base member belongs to one
         cover of the sheet. The pattern holds when the members not OFF of its bases touch
-        at most n covers.
+        at most n covers. The enumeration is one compiled call
+        (`linkgraph.nets.kernel.patterns`, which lists the sheets and their order); the
+        patterns as Python tuples (``pats``: family, bases with their member -> cover maps,
+        covers) are made one at a time, for the proofs that read them.
         """
         g = self.geometry
         n = g.size
-        sheets = []  # (family, [(base set local, {member local: cover set local})])
-        glob_to_local = self.set_local
-        members = self.members_list
-        digit = (self.cands % n).tolist()  # digit - 1 of each local candidate
-        cell = (self.cands // n).tolist()  # its cell index
-        for h in range(len(g.houses)):
-            cells = g.house_cells[h]
-            hd = [g.number_of_cells + h * n + d for d in range(n)]
-            naked = []
-            for c in cells:
-                if int(c) in glob_to_local:
-                    mp = {}
-                    for k in members[glob_to_local[int(c)]]:
-                        d = digit[k]
-                        if hd[d] in glob_to_local:
-                            mp[k] = glob_to_local[hd[d]]
-                    naked.append((glob_to_local[int(c)], mp))
-            sheets.append(("subset", naked))
-            hidden = []
-            for s in hd:
-                if s in glob_to_local:
-                    mp = {k: glob_to_local[cell[k]] for k in members[glob_to_local[s]]}
-                    hidden.append((glob_to_local[s], mp))
-            sheets.append(("subset", hidden))
-        lines = {"row": [], "col": []}
-        for h, house in enumerate(g.houses):
-            if house.kind in lines:
-                lines[house.kind].append(h)
-        for base_kind, cover_kind in (("row", "col"), ("col", "row")):
-            for d in range(n):
-                cover_of_cell = {}
-                for h in lines[cover_kind]:
-                    s = g.number_of_cells + h * n + d
-                    if s in glob_to_local:
-                        for c in g.house_cells[h]:
-                            cover_of_cell[int(c)] = glob_to_local[s]
-                fish = []
-                for h in lines[base_kind]:
-                    s = g.number_of_cells + h * n + d
-                    if s in glob_to_local:
-                        mp = {k: cover_of_cell[cell[k]] for k in members[glob_to_local[s]]}
-                        fish.append((glob_to_local[s], mp))
-                sheets.append(("fish", fish))
-        pats = []  # (family, bases, covers)
-        L = self.size
-        for family, bases in sheets:
-            usable = [b for b in bases if len(b[1]) >= 2]
-            masks = []  # covers touched by each base, as a bit mask over cover set indices
-            for _, mp in usable:
-                m = 0
-                for c in mp.values():
-                    m |= 1 << c
-                masks.append(m)
-            nu = len(usable)
-            for i in range(nu):
-                for j in range(i + 1, nu):
-                    m = masks[i] | masks[j]
-                    if 2 <= m.bit_count() <= 4:
-                        pats.append((family, (usable[i], usable[j]), bits(m)))
-            for i in range(nu):
-                for j in range(i + 1, nu):
-                    mij = masks[i] | masks[j]
-                    if mij.bit_count() > 5:
-                        continue  # a third base only adds covers
-                    for k in range(j + 1, nu):
-                        m = mij | masks[k]
-                        if 3 <= m.bit_count() <= 5:
-                            pats.append((family, (usable[i], usable[j], usable[k]), bits(m)))
-        # matrices: for pattern p, cover columns; member k of a base -> cover index
-        P = len(pats)
-        col_owner: list[int] = []
-        a_rows: list[int] = []  # (member, column) pairs of A
-        a_cols: list[int] = []
-        t_cols: list[int] = []  # (column, cover member outside every base) pairs of T
-        t_ks: list[int] = []
-        members = self.members_list
-        col = 0
-        for p, (family, combo, covers) in enumerate(pats):
-            in_base = set()
-            for _, mp in combo:
-                in_base.update(mp)
-            pos = dict(zip(covers, range(col, col + len(covers))))
-            for _, mp in combo:
-                a_rows += mp
-                a_cols += map(pos.__getitem__, mp.values())
-            col_owner += [p] * len(covers)
-            outside = in_base.__contains__
-            for c in covers:
-                out = list(filterfalse(outside, members[c]))
-                t_ks += out
-                t_cols += [col] * len(out)
-                col += 1
-        K = len(col_owner)
-        owner = np.array(col_owner, dtype=np.int32)
-        # A: (cover column, base member) pairs by column, then member (each member is in one
-        # base of a pattern and has one cover); T: (cover column, cover member outside every
-        # base) pairs, made in that order. Sparse: a dense (L, K) matrix cost more to fill and
-        # to scan than the whole enumeration above.
-        a_cols_arr = np.array(a_cols, dtype=np.int64)
-        a_rows_arr = np.array(a_rows, dtype=np.int64)
-        order = np.lexsort((a_rows_arr, a_cols_arr))
-        A = (a_cols_arr[order], a_rows_arr[order])
-        T = (np.array(t_cols, dtype=np.int64), np.array(t_ks, dtype=np.int64))
-        sizes = np.array([len(combo) for _, combo, _ in pats], dtype=np.float32)
-        return {"pats": pats, "A": A, "owner": owner, "T": T, "sizes": sizes, "P": P, "K": K}
+        gl = np.full(g.number_of_sets, -1, dtype=np.int64)
+        gl[self.sets] = np.arange(len(self.sets))
+        kinds = [h.kind for h in g.houses]
+        rows = [h for h, kind in enumerate(kinds) if kind == "row"]
+        cols = [h for h, kind in enumerate(kinds) if kind == "col"]
+        width = max(len(rows), len(cols), 1)
+        lines = np.full((2, width), -1, dtype=np.int64)
+        lines[0, : len(rows)], lines[1, : len(cols)] = rows, cols
+        (fam, bset, bptr, bk, bcov, psheet, bases, cptr, covs, a_cols, a_rows, owner, t_cols, t_ks,
+         sizes) = kernels().patterns(n, g.number_of_cells, np.ascontiguousarray(g.house_cells, dtype=np.int64),
+                                     lines, lines[::-1].copy(), gl, self.mem_pad, self.cands.astype(np.int64))
+        P = len(psheet)
+        pats = _Patterns(fam[psheet].tolist(), bases.tolist(), cptr.tolist(), covs.tolist(), bset.tolist(),
+                         bptr.tolist(), bk.tolist(), bcov.tolist())
+        return {"pats": pats, "A": (a_cols, a_rows), "owner": owner, "T": (t_cols, t_ks), "sizes": sizes,
+                "P": P, "K": len(owner)}
+
+
+class _Patterns:
+    """The depth-2 patterns of a structure as ``(family, ((base, {member: cover}), ...),
+    covers)`` tuples, each made on first use from the compiled enumeration's flat arrays
+    (a search reads few of them)."""
+
+    __slots__ = ("_fam", "_bases", "_cptr", "_covs", "_bset", "_bptr", "_bk", "_bcov", "_made")
+
+    def __init__(self, fam, bases, cptr, covs, bset, bptr, bk, bcov):
+        self._fam, self._bases, self._cptr, self._covs = fam, bases, cptr, covs
+        self._bset, self._bptr, self._bk, self._bcov = bset, bptr, bk, bcov
+        self._made: dict[int, tuple] = {}
+
+    def __len__(self) -> int:
+        return len(self._fam)
+
+    def __getitem__(self, p: int) -> tuple:
+        got = self._made.get(p)
+        if got is None:
+            bptr, bk, bcov = self._bptr, self._bk, self._bcov
+            combo = tuple((self._bset[b], dict(zip(bk[bptr[b] : bptr[b + 1]], bcov[bptr[b] : bptr[b + 1]])))
+                          for b in self._bases[p] if b >= 0)
+            family = "fish" if self._fam[p] else "subset"
+            got = self._made[p] = (family, combo, self._covs[self._cptr[p] : self._cptr[p + 1]])
+        return got
+
+    def __iter__(self):
+        return (self[p] for p in range(len(self)))

@@ -272,3 +272,44 @@ def test_a_whole_run_compiled_fails_the_branches_the_engine_fails(puzzle, depth)
     got = kernels().failures(on_w, off_w, B, tb.mem, tb.cs, *kernel_tables(tb, depth))
     assert (want >= 0).any() and (want < 0).any()
     assert got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("puzzle, depth", [
+    (lg.samples.GNPX_FORCECHAIN, 0),
+    (lg.samples.EASTER_MONSTER, 1),
+    (lg.samples.GOLDEN_NUGGET, 2),
+])
+def test_the_compiled_sub_nets_turn_off_what_the_numpy_layout_does(puzzle, depth):
+    """`linkgraph.nets.kernel.nest_failures` (the sub-nets of the stopped branches at level 1,
+    laid out and run in one call) against `_nest_words` (the branches' words unpacked, spread
+    over their sub-branches in numpy, run by `failures`): the same OFF words, on states after
+    one round of every premise ON and OFF (some branches not stopped, some with a few
+    candidates more OFF), in chunks small enough that a branch's sub-branches straddle two."""
+    from linkgraph.bitops import pack_columns
+    from linkgraph.nets import engine
+
+    st = structure(lg.prepare(lg.Grid.parse(puzzle)), depth)
+    L = st.size
+    rng = np.random.default_rng(11)
+    on = np.concatenate([np.eye(L, dtype=bool), np.zeros((L, L), dtype=bool)])
+    off = np.concatenate([rng.random((L, L)) < 0.05, np.eye(L, dtype=bool)])
+    off &= ~on
+    B = len(on)
+    W = -(-B // 64)
+    Z = np.zeros((L + 1, 2 * W), dtype=np.uint64)
+    Z[:L, :W] = pack_columns(on, words=W)
+    Z[:L, W:] = ~pack_columns(off, words=W)
+    ON, NOT = Z[:L, :W], Z[:L, W:]
+    stopped = pack_columns((rng.random((B, 1)) < 0.7), words=W)[0]
+    tb = st.tables
+    for chunk in (engine._CHUNK, 97):
+        got = kernels().nest_failures(ON, NOT, stopped, B, chunk, tb.mem, tb.cs, *kernel_tables(tb, depth))
+        old = engine._CHUNK
+        engine._CHUNK = chunk
+        try:
+            want = engine._nest_words(st, ON, NOT, stopped, B, W, depth=depth, level=1)
+        finally:
+            engine._CHUNK = old
+        assert want is not None and want.any()
+        assert got.tolist() == want.tolist()
+        assert not (got & ~stopped).any()  # only stopped branches gain OFF literals

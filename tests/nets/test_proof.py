@@ -119,15 +119,21 @@ def _depth0_branches():
         out += [BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=0)
                 for b in range(len(failed)) if failed[b] >= 0]
     st, ron, roff, failed = _branches(prepare(lg.Grid.parse(lg.samples.GOLDEN_NUGGET)), 0, 1)
+    outer_checked = 0
     for b in [b for b in range(len(failed)) if failed[b] >= 0][:6]:
         bp = BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=1)
         keys = [(k, False) for k in np.flatnonzero((bp.roff > 0) & (bp._weak_row < 0)).tolist()]
         for key in keys:
             if bp._local_reason(*key) is None:
                 bp._prepare([key])
+                # made alone, its premises came from the same call (kernel.subnet_outer): those
+                # the Python reading of its best contradiction finds (`_outer`), none if it finds none
+                assert bp._pkeys.get(key, []) == BranchProof._outer(key[0], bp._subnets[key])
+                outer_checked += key in bp._pkeys
         out += list(bp._subnets.values())
+    assert outer_checked > 10
     for sub in out[-10:]:  # made alone: the reason rows too in the one call (kernel.subnet_best)
-        assert "_weak_row" in sub.__dict__ and "best" in sub._memo
+        assert "_weak_row" in sub.__dict__
         assert sub._weak_row.tolist() == weak_parent(sub.st, sub.ron, sub.roff)
         assert sub._strong_row.tolist() == strong_set(sub.st, sub.ron, sub.roff)
     return out

@@ -1,4 +1,4 @@
-"""The net Structure's depth-1 tables against the plain matrix construction they replaced.
+"""The net Structure's depth-1 and depth-2 tables against the plain constructions they replaced.
 
 `Structure._build_groups` finds the locking pairs (A, B) from the geometry's house
 intersections and Python bit masks; the oracle below is the earlier form, an incidence
@@ -6,16 +6,23 @@ matrix product per digit over every pair of house sets (STYLE.md §11: the faste
 keeps the simple one as its test oracle). Both must give the same pairs in the same order
 with the same member lists, on the positions of every geometry, at the start and after
 the basic ladder, and on random sound narrowings of them.
+
+`Structure._build_patterns` enumerates the subset and fish patterns in one compiled call
+(`linkgraph.nets.kernel.patterns`); `_patterns_in_python` is the Python enumeration it
+replaced, dictionaries and Python int masks: both must give the same patterns in the same
+order, the same cover columns and the same member tables on the same positions.
 """
 
 from __future__ import annotations
 
 import random
+from itertools import filterfalse
 
 import numpy as np
 import pytest
 
 import linkgraph as lg
+from linkgraph.bitops import bits
 from linkgraph.io import corpus_path, read_puzzles
 from linkgraph.nets.search import structure
 from linkgraph.nets.structure import Structure
@@ -52,6 +59,117 @@ def _groups_by_matrices(st: Structure) -> dict:
             "outA": _row_lists(A & ~B)}
 
 
+def _patterns_in_python(self: Structure) -> dict:
+    """Sheets of (bases, covers) and their patterns of two or three bases, in Python."""
+    g = self.geometry
+    n = g.size
+    sheets = []  # (family, [(base set local, {member local: cover set local})])
+    glob_to_local = self.set_local
+    members = self.members_list
+    digit = (self.cands % n).tolist()  # digit - 1 of each local candidate
+    cell = (self.cands // n).tolist()  # its cell index
+    for h in range(len(g.houses)):
+        cells = g.house_cells[h]
+        hd = [g.number_of_cells + h * n + d for d in range(n)]
+        naked = []
+        for c in cells:
+            if int(c) in glob_to_local:
+                mp = {}
+                for k in members[glob_to_local[int(c)]]:
+                    d = digit[k]
+                    if hd[d] in glob_to_local:
+                        mp[k] = glob_to_local[hd[d]]
+                naked.append((glob_to_local[int(c)], mp))
+        sheets.append(("subset", naked))
+        hidden = []
+        for s in hd:
+            if s in glob_to_local:
+                mp = {k: glob_to_local[cell[k]] for k in members[glob_to_local[s]]}
+                hidden.append((glob_to_local[s], mp))
+        sheets.append(("subset", hidden))
+    lines = {"row": [], "col": []}
+    for h, house in enumerate(g.houses):
+        if house.kind in lines:
+            lines[house.kind].append(h)
+    for base_kind, cover_kind in (("row", "col"), ("col", "row")):
+        for d in range(n):
+            cover_of_cell = {}
+            for h in lines[cover_kind]:
+                s = g.number_of_cells + h * n + d
+                if s in glob_to_local:
+                    for c in g.house_cells[h]:
+                        cover_of_cell[int(c)] = glob_to_local[s]
+            fish = []
+            for h in lines[base_kind]:
+                s = g.number_of_cells + h * n + d
+                if s in glob_to_local:
+                    mp = {k: cover_of_cell[cell[k]] for k in members[glob_to_local[s]]}
+                    fish.append((glob_to_local[s], mp))
+            sheets.append(("fish", fish))
+    pats = []  # (family, bases, covers)
+    L = self.size
+    for family, bases in sheets:
+        usable = [b for b in bases if len(b[1]) >= 2]
+        masks = []  # covers touched by each base, as a bit mask over cover set indices
+        for _, mp in usable:
+            m = 0
+            for c in mp.values():
+                m |= 1 << c
+            masks.append(m)
+        nu = len(usable)
+        for i in range(nu):
+            for j in range(i + 1, nu):
+                m = masks[i] | masks[j]
+                if 2 <= m.bit_count() <= 4:
+                    pats.append((family, (usable[i], usable[j]), bits(m)))
+        for i in range(nu):
+            for j in range(i + 1, nu):
+                mij = masks[i] | masks[j]
+                if mij.bit_count() > 5:
+                    continue  # a third base only adds covers
+                for k in range(j + 1, nu):
+                    m = mij | masks[k]
+                    if 3 <= m.bit_count() <= 5:
+                        pats.append((family, (usable[i], usable[j], usable[k]), bits(m)))
+    # matrices: for pattern p, cover columns; member k of a base -> cover index
+    P = len(pats)
+    col_owner: list[int] = []
+    a_rows: list[int] = []  # (member, column) pairs of A
+    a_cols: list[int] = []
+    t_cols: list[int] = []  # (column, cover member outside every base) pairs of T
+    t_ks: list[int] = []
+    members = self.members_list
+    col = 0
+    for p, (family, combo, covers) in enumerate(pats):
+        in_base = set()
+        for _, mp in combo:
+            in_base.update(mp)
+        pos = dict(zip(covers, range(col, col + len(covers))))
+        for _, mp in combo:
+            a_rows += mp
+            a_cols += map(pos.__getitem__, mp.values())
+        col_owner += [p] * len(covers)
+        outside = in_base.__contains__
+        for c in covers:
+            out = list(filterfalse(outside, members[c]))
+            t_ks += out
+            t_cols += [col] * len(out)
+            col += 1
+    K = len(col_owner)
+    owner = np.array(col_owner, dtype=np.int32)
+    # A: (cover column, base member) pairs by column, then member (each member is in one
+    # base of a pattern and has one cover); T: (cover column, cover member outside every
+    # base) pairs, made in that order. Sparse: a dense (L, K) matrix cost more to fill and
+    # to scan than the whole enumeration above.
+    a_cols_arr = np.array(a_cols, dtype=np.int64)
+    a_rows_arr = np.array(a_rows, dtype=np.int64)
+    order = np.lexsort((a_rows_arr, a_cols_arr))
+    A = (a_cols_arr[order], a_rows_arr[order])
+    T = (np.array(t_cols, dtype=np.int64), np.array(t_ks, dtype=np.int64))
+    sizes = np.array([len(combo) for _, combo, _ in pats], dtype=np.float32)
+    return {"pats": pats, "A": A, "owner": owner, "T": T, "sizes": sizes, "P": P, "K": K}
+
+
 def _positions():
     rng = random.Random(20)
     cases = [(lg.geometry.classic(), p.puzzle) for p in read_puzzles(corpus_path("top1465"), limit=300)][::60]
@@ -76,6 +194,18 @@ def test_groups_are_those_of_the_matrix_construction(grid):
     assert got["inter"] == want["inter"] and got["outA"] == want["outA"]
     assert [a.tolist() for a in got["outB"]] == [a.tolist() for a in want["outB"]]
     assert len(got["pairs"]) > 0 or grid.is_solved()
+
+
+@pytest.mark.parametrize("grid", list(_positions())[::2], ids=lambda grid: grid.geometry.name)
+def test_patterns_are_those_of_the_python_enumeration(grid):
+    st = Structure(grid, depth=2)
+    got, want = st._patterns, _patterns_in_python(st)
+    assert (got["P"], got["K"]) == (want["P"], want["K"]) and len(got["pats"]) == want["P"]
+    assert list(got["pats"]) == want["pats"]
+    for key in ("A", "T"):
+        assert [a.tolist() for a in got[key]] == [a.tolist() for a in want[key]]
+    assert got["owner"].tolist() == want["owner"].tolist() and got["sizes"].tolist() == want["sizes"].tolist()
+    assert want["P"] > 0 or grid.is_solved()
 
 
 def test_a_group_pair_by_hand():
@@ -119,7 +249,7 @@ def test_a_structure_lent_the_tables_of_another_depth_is_the_one_built_alone(gri
                     [a.tolist() for a in st._groups["outB"]]]
         if st._patterns is not None:
             pt = st._patterns
-            out += [pt["pats"], pt["owner"].tolist(), [a.tolist() for a in pt["A"]], [a.tolist() for a in pt["T"]]]
+            out += [list(pt["pats"]), pt["owner"].tolist(), [a.tolist() for a in pt["A"]], [a.tolist() for a in pt["T"]]]
         return out
 
     for d0, d in ((0, 1), (0, 2), (1, 2), (2, 0), (1, 0)):

@@ -40,6 +40,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from linkgraph.bitops import bit_column, identity, nonzero2, popcount_rows, unpack
+from linkgraph.bitops import unpack as unpack_bits
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.grid import cached
@@ -49,7 +50,6 @@ from linkgraph.techniques.chainproof import chain_step
 __all__ = ["aics", "x_chains", "xy_chains"]
 
 MAX_NODES = 24
-WEAK_WORDS = 1 << 14  # a search runs on every weak link up to this many link words (links x start words)
 
 
 class Search:
@@ -74,12 +74,6 @@ class Search:
         self.words = max(1, (self.N + 63) // 64)
         # per link kind (True: strong): (targets v, sources u) of every link u -> v, by v then u
         self.preds = preds if preds is not None else net.preds
-        # the links as (targets, each target's first link, sources): an ON level runs on every strong
-        # link (few, and most carry something); an OFF level on every weak link too in a small net,
-        # and in a large one (many weak links, most out of nodes the last level missed) only on
-        # those out of `active` nodes
-        self.strong = _segments(*self.preds[True])
-        self.weak = _segments(*self.preds[False]) if len(self.preds[False][0]) * self.words <= WEAK_WORDS else None
         # (N nodes, words): the starts reaching each node at the last level; first, each start itself
         own = identity(self.N)
         if self.N >= N:
@@ -90,70 +84,53 @@ class Search:
         # per parity (True: ON), the starts that have not reached the node yet
         self.unseen = {False: ~self.frontier, True: np.full_like(self.frontier, ~np.uint64(0))}
         self.carry = ~self.frontier if close_loops else None  # what an ON level carries on
-        self.active: np.ndarray | None = None  # after an ON level, the nodes with a start in `frontier`
         self.history = [self.frontier]
         self.level = 0
         self.alive = N > 0
 
     def advance(self, unpack: bool = True) -> np.ndarray | None:
         """Run the next level; the (node, start) bool array newly reached at an ON level (an empty
-        tuple at an OFF level; packed, as in `history`, unless `unpack`), or None when the search is over."""
+        tuple at an OFF level; packed, as in `history`, unless `unpack`), or None when the search
+        is over. The level is one compiled pass over the links (`linkgraph.techniques.aic.kernel`)."""
         if not self.alive or self.level >= MAX_NODES:
             self.alive = False
             return None
         self.level += 1
         on = bool(self.level % 2)  # OFF -> ON through strong links, ON -> OFF through weak links
-        if on:
-            t, first, u = self.strong
-        elif self.weak is not None:
-            t, first, u = self.weak
-        else:
-            # only the links out of nodes reached at the last level carry anything
-            v, u = self.preds[False]
-            keep = np.flatnonzero(self.active.take(u))
-            v, u = v.take(keep), u.take(keep)
-            first = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1]))) if len(v) else v
-            t = v.take(first)  # the targets, each with its new starts (not reached before at this parity)
-        if not len(u):
+        v, u = self.preds[on]
+        reached, found = _kernel().level(self.frontier, v, u, self.unseen[on])
+        if not found:
             self.alive = False
             return None
-        got = np.bitwise_or.reduceat(self.frontier.take(u, axis=0), first, axis=0)
-        unseen = self.unseen[on]
-        full = len(t) == len(unseen)  # every node is a target (t is sorted): got has every row
-        got &= unseen if full else unseen.take(t, axis=0)
-        if not got.any():
-            self.alive = False
-            return None
-        if full:
-            reached = got
-        else:
-            reached = np.zeros_like(self.frontier)
-            reached[t] = got
-        unseen ^= reached
         new = reached
-        if on:
-            if self.carry is not None:
-                # a start reached ON closes a loop (-a ... +a): reported, but not carried on, so no
-                # chain passes through its own start's ON literal (its -a branch would be
-                # contradictory, and its proof graph would need a cycle)
-                new = reached & self.carry
-            if self.weak is None:
-                self.active = (new != 0) @ np.ones(self.words, dtype=bool)
+        if on and self.carry is not None:
+            # a start reached ON closes a loop (-a ... +a): reported, but not carried on, so no
+            # chain passes through its own start's ON literal (its -a branch would be
+            # contradictory, and its proof graph would need a cycle)
+            new = reached & self.carry
         self.frontier = new
         self.history.append(new)
         if not on:
             return ()
-        return unpack(reached, self.N) if unpack else reached
+        return unpack_bits(reached, self.N) if unpack else reached  # (the argument hides bitops.unpack)
 
     def reached_at(self, level: int, a: int) -> np.ndarray:
         """The nodes first reached at `level` from start `a` (bool, per node)."""
         return bit_column(self.history[level], a)
 
 
-def _segments(v: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Links u -> v sorted by v as (the targets, each one's first link, the sources)."""
-    first = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1]))) if len(v) else v
-    return v.take(first), first, u
+_KERNEL = None
+
+
+def _kernel():
+    """`linkgraph.techniques.aic.kernel`, imported on the first level searched (numba's import
+    is paid by the commands that search a chain, not by every import of the ladder)."""
+    global _KERNEL
+    if _KERNEL is None:
+        from linkgraph.techniques.aic import kernel  # noqa: PLC0415
+
+        _KERNEL = kernel
+    return _KERNEL
 
 
 def _path(search: Search, a: int, b: int, k: int) -> list[int]:
