@@ -55,16 +55,31 @@ ensure_venv() {
   .venv/bin/python -m pip install -q -e ".${extras}" || die "pip install failed"
 }
 
+warm_kernels() {
+  # numba compiles the engine's kernels on their first call and caches the machine code beside
+  # the sources: compile them here, once per install, so that no first solve, test or explorer
+  # request pays for it (about half a minute on a fresh clone, a second once cached)
+  echo "setup: loading the engine's compiled kernels (compiled once, then cached)" >&2
+  .venv/bin/python -c '
+import linkgraph as lg
+lg.solver.warm_up()
+lg.solve(lg.Grid.parse(".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54."),
+         ladder="se")  # a diabolical puzzle (SE 7.x): Sudoku Explainer'"'"'s chaining rules and their kernels
+' || die "the engine's compiled kernels could not be loaded (see the messages above)"
+}
+
 case "$mode" in
   run)
     ensure_dot
     ensure_venv "[serve]"
+    warm_kernels
     exec .venv/bin/linkgraph solve "$@"
     ;;
   test)
     ensure_dot
     ensure_chromium
     ensure_venv "[test]"
+    warm_kernels
     exec .venv/bin/python -m pytest "$@"
     ;;
   docs)
