@@ -410,6 +410,19 @@ def contradiction_options(ron, roff, c, mem, cs, max_options):  # pragma: no cov
     return o_kinds, o_sets, o_ptr, o_keys
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _visit(f, mark, stamp, out, n, stack, top):  # pragma: no cover
+    """Key `f` seen by `_support`: unless marked already, mark it, write it to `out` and push it;
+    the new (count, stack top)."""
+    if mark[f] != stamp:
+        mark[f] = stamp
+        out[n] = f
+        n += 1
+        stack[top] = f
+        top += 1
+    return n, top
+
+
 @njit(cache=True, nogil=True)
 def _support(start, ron, roff, strong, weak, mem, limit, mark, stamp, out):  # pragma: no cover
     """The literal keys (``2k + 1`` for +k, ``2k`` for -k) a depth-0 branch needs for the
@@ -424,13 +437,7 @@ def _support(start, ron, roff, strong, weak, mem, limit, mark, stamp, out):  # p
     top = 0
     n = 0
     for i in range(len(start)):
-        e = start[i]
-        if mark[e] != stamp:
-            mark[e] = stamp
-            out[n] = e
-            n += 1
-            stack[top] = e
-            top += 1
+        n, top = _visit(start[i], mark, stamp, out, n, stack, top)
     if 0 <= limit < n:
         return -1
     while top > 0:
@@ -447,26 +454,15 @@ def _support(start, ron, roff, strong, weak, mem, limit, mark, stamp, out):  # p
                 m = mem[j, i]
                 if m >= L:
                     break
-                f = 2 * m
-                if m != k and mark[f] != stamp:
-                    mark[f] = stamp
-                    out[n] = f
-                    n += 1
-                    stack[top] = f
-                    top += 1
+                if m != k:
+                    n, top = _visit(2 * m, mark, stamp, out, n, stack, top)
         else:
             if roff[k] <= 0:
                 continue
             j = weak[k]
             if j < 0:
                 return -2
-            f = 2 * j + 1
-            if mark[f] != stamp:
-                mark[f] = stamp
-                out[n] = f
-                n += 1
-                stack[top] = f
-                top += 1
+            n, top = _visit(2 * j + 1, mark, stamp, out, n, stack, top)
         if 0 <= limit < n:
             return -1
     return n
