@@ -142,17 +142,26 @@ class Board:
 
     def restore(self, cands: list[int]) -> None:
         """Put back the candidate masks `cands` (values are not touched), recounting places."""
-        for c in range(81):
-            old, new = self.cands[c], cands[c]
+        mine = self.cands
+        if mine == cands:
+            return
+        count = self.count
+        for c, old, new in zip(range(81), mine, cands):
             if old != new:
-                self.cands[c] = new
+                mine[c] = new
                 regions = CELL_REGIONS[c]
                 for d in _BITS[old & ~new]:
                     for r in regions:
-                        self.count[r * 10 + d] -= 1
+                        count[r * 10 + d] -= 1
                 for d in _BITS[new & ~old]:
                     for r in regions:
-                        self.count[r * 10 + d] += 1
+                        count[r * 10 + d] += 1
+
+    def load(self, cands: list[int], count: list[int]) -> None:
+        """Put back candidate masks `cands` with their place counts `count` (as `restore`
+        does, but trusting `count`; values are not touched)."""
+        self.cands[:] = cands
+        self.count[:] = count
 
     def remove(self, cell: int, digit: int) -> None:
         """Take `digit` out of `cell`'s candidates (nothing if absent)."""

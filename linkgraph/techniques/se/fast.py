@@ -57,6 +57,10 @@ from linkgraph.techniques.se.hints import Hint, length_bonus
 __all__ = ["PARENT", "FastChaining", "KernelDynamic", "Shared", "aligned_exclusions", "multiple_starts_reference",
            "static_starts_reference"]
 
+#: For each cell, its regions (block, row, column) as (SE's cause of a place forced there,
+#: ``region * 10``, the region's cells).
+_REGION_WAYS = tuple(tuple((t + 1, r * 10, REGION_CELLS[r]) for t, r in enumerate(CELL_REGIONS[c])) for c in range(81))
+
 #: The level whose rule list each nested level extends, and how many rules they share.
 PARENT: dict[int, tuple[int, int]] = {1: (0, 0), 2: (1, 4), 3: (2, 5), 4: (1, 4), 5: (4, 5)}
 
@@ -65,13 +69,14 @@ class _Run:
     """One finished propagation: the ON and OFF potentials (dicts key -> Potential, in SE's
     order), the contradiction (None or the (ON, OFF) pair) and the candidates at the end."""
 
-    __slots__ = ("to_on", "to_off", "absurd", "cands")
+    __slots__ = ("to_on", "to_off", "absurd", "cands", "count")
 
-    def __init__(self, to_on: dict, to_off: dict, absurd, cands: list[int] | None):
+    def __init__(self, to_on: dict, to_off: dict, absurd, cands: list[int] | None, count: list[int] | None):
         self.to_on = to_on
         self.to_off = to_off
         self.absurd = absurd
         self.cands = cands
+        self.count = count
 
 
 class Shared:
@@ -263,8 +268,7 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
         else:
             p = Potential(cell, value, on)
             to_on, to_off = ({p.key: p}, {}) if on else ({}, {p.key: p})
-            absurd, cands = self._propagate(board, to_on, to_off)
-            run = _Run(to_on, to_off, absurd, cands)
+            run = _Run(to_on, to_off, *self._propagate(board, to_on, to_off))
         if self._store is not None:
             self._store[key] = run
         return run
@@ -312,12 +316,12 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
     def _go_on(self, board: Board, parent: _Run) -> _Run:
         """The parent level's finished propagation `parent`, continued with this level's rules
         that its own list lacks, from its last quiescence."""
-        save = list(board.cands)
-        board.restore(parent.cands)
+        save, save_count = list(board.cands), list(board.count)
+        board.load(parent.cands, parent.count)
         try:
             extra = self._advanced(board, save, parent.to_off, PARENT[self.level][1])
         finally:
-            board.restore(save)
+            board.load(save, save_count)
         fresh = [q for q in extra if q.key not in parent.to_off]
         if not fresh:
             return parent
@@ -327,23 +331,25 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
             if q.key not in to_off:
                 to_off[q.key] = q
                 pending_off.append(q)
-        absurd, cands = self._propagate(board, to_on, to_off, start=(parent.cands, pending_off))
-        return _Run(to_on, to_off, absurd, cands)
+        return _Run(to_on, to_off, *self._propagate(board, to_on, to_off, start=(parent, pending_off)))
 
     def _propagate(self, board: Board, to_on: dict, to_off: dict, start=None):
         """SE's ``doChaining`` (see `Chaining.propagate`); returns (contradiction or None, the
-        candidates at the end). `start`: (candidates, pending OFF queue) to go on from."""
-        save = list(board.cands)
+        candidates and place counts at the end). `start`: (the `_Run` whose final candidates
+        to start from, pending OFF queue) to go on from."""
+        save, save_count = list(board.cands), list(board.count)
         y = not self.nishio
         dynamic = self.dynamic
         level = self.level
         cands = board.cands
+        count = board.count
+        fast_off = dynamic and y
         try:
             if start is None:
                 pending_on = deque(to_on.values())
                 pending_off = deque(to_off.values())
             else:
-                board.restore(start[0])
+                board.load(start[0].cands, start[0].count)
                 pending_on = deque()
                 pending_off = start[1]
             while pending_on or pending_off:
@@ -355,7 +361,7 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
                             if v != value:
                                 k = (cell * 10 + v) * 2
                                 if k + 1 in to_on:
-                                    return (to_on[k + 1], Potential(cell, v, False, [p], CELL)), None
+                                    return (to_on[k + 1], Potential(cell, v, False, [p], CELL)), None, None
                                 if k not in to_off:
                                     q = Potential(cell, v, False, [p], CELL)
                                     to_off[k] = q
@@ -365,12 +371,12 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
                         if cands[c] & bit:
                             k = (c * 10 + value) * 2
                             if k + 1 in to_on:
-                                return (to_on[k + 1], Potential(c, value, False, [p], cause)), None
+                                return (to_on[k + 1], Potential(c, value, False, [p], cause)), None, None
                             if k not in to_off:
                                 q = Potential(c, value, False, [p], cause)
                                 to_off[k] = q
                                 pending_off.append(q)
-                else:
+                elif not fast_off:
                     p = pending_off.popleft()
                     ons = self._off_to_on(board, p, save if dynamic else None, to_off, y, True)
                     if dynamic:
@@ -378,7 +384,56 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
                     for q in ons:
                         k = q.key - 1
                         if k in to_off:
-                            return (q, to_off[k]), None
+                            return (q, to_off[k]), None, None
+                        if q.key not in to_on:
+                            to_on[q.key] = q
+                            pending_on.append(q)
+                else:
+                    # `Chaining._off_to_on` (dynamic, Y- and X-links) and `Board.remove`, inlined
+                    p = pending_off.popleft()
+                    cell, value = p.cell, p.value
+                    bit = 1 << value
+                    m = cands[cell]
+                    ons = []
+                    keys = ()
+                    rest = m & (m - 1)
+                    if rest and not rest & (rest - 1):  # two digits left
+                        other = ((m ^ bit) if m & bit else m & -m).bit_length() - 1
+                        parents = [p]
+                        for v in bits(save[cell] & ~m):
+                            parent = to_off.get((cell * 10 + v) * 2)
+                            if parent is None:
+                                raise RuntimeError("Parent not found")
+                            parents.append(parent)
+                        q = Potential(cell, other, True, parents, CELL)
+                        ons.append(q)
+                        keys = (q.key,)
+                    for t, base, region in _REGION_WAYS[cell]:
+                        if count[base + value] == 2:
+                            for other in region:
+                                if other != cell and cands[other] & bit:
+                                    break
+                            key = (other * 10 + value) * 2 + 1
+                            if key in keys:
+                                continue
+                            parents = [p]
+                            for c in region:
+                                if save[c] & bit and not cands[c] & bit:
+                                    parent = to_off.get((c * 10 + value) * 2)
+                                    if parent is None:
+                                        raise RuntimeError("Parent not found")
+                                    parents.append(parent)
+                            q = Potential(other, value, True, parents, t)
+                            ons.append(q)
+                            keys += (key,)
+                    if m & bit:
+                        cands[cell] = m & ~bit
+                        for _, base, _ in _REGION_WAYS[cell]:
+                            count[base + value] -= 1
+                    for q in ons:
+                        k = q.key - 1
+                        if k in to_off:
+                            return (q, to_off[k]), None, None
                         if q.key not in to_on:
                             to_on[q.key] = q
                             pending_on.append(q)
@@ -387,9 +442,9 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
                         if q.key not in to_off:
                             to_off[q.key] = q
                             pending_off.append(q)
-            return None, list(cands)
+            return None, list(cands), list(count)
         finally:
-            board.restore(save)
+            board.load(save, save_count)
 
     # ---- nested rules ------------------------------------------------------------------------
     def _rule_list(self):
