@@ -82,12 +82,12 @@ class _Run:
 class Shared:
     """What the dynamic producers of one search share on one grid: each level's finished
     propagations by premise key (for the next level to go on from), and the nested rules'
-    results by (rule name, reduced grid). Everything is dropped when the grid changes."""
+    results by reduced grid, then rule name. Everything is dropped when the grid changes."""
 
     def __init__(self) -> None:
         self.state: tuple | None = None
         self.runs: dict[int, dict[int, _Run]] = {}
-        self.rules: dict[tuple, list] = {}
+        self.rules: dict[tuple, dict[str, list]] = {}
 
     def enter(self, state: tuple) -> None:
         if state != self.state:
@@ -480,23 +480,25 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
         cache = self._rule_cache
         source = Source(save)
         cands = board.cands
-        state = None
+        known = None
+        if cache is not None:
+            # one hash of the (outer, reduced) grid pair per call, not one per rule
+            state = (tuple(save), tuple(cands))
+            known = cache.get(state)
+            if known is None:
+                known = cache[state] = {}
         changed = changed_cells = None
         basic = None
         for index, (name, rule) in enumerate(self._rule_list()[start:], start):
-            found = None
-            if cache is not None:
-                if state is None:
-                    state = (tuple(save), tuple(cands))
-                found = cache.get((name, state))
+            found = None if known is None else known.get(name)
             if found is None and index < 4:
                 # the basic rules: skip those with no hint at all on the grid
                 if basic is None:
                     basic = kernel.basic_rules_found(cands, board.values)
                 if not basic >> index & 1:
                     found = []
-                    if cache is not None:
-                        cache[(name, state)] = found
+                    if known is not None:
+                        known[name] = found
             if found is None:
                 if changed is None:
                     changed_cells = {c for c in range(81) if save[c] != cands[c]}
@@ -510,8 +512,8 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
                     parents = hint.rule_parents(source, board)
                     if parents:
                         found.append((hint, parents))
-                if cache is not None:
-                    cache[(name, state)] = found
+                if known is not None:
+                    known[name] = found
             if found:
                 for hint, parents in found:
                     nested = hint if isinstance(hint, ChainHint) else None
@@ -596,18 +598,23 @@ class NestedStatic(_KernelLoops, Chaining):
         # forcing chains' potentials are built only for those kept (one per set of eliminations)
         result: list[tuple] = []
         cands = board.cands
+        # the grid as arrays once for the three modes' kernels
+        cands_a = np.asarray(cands, dtype=np.int64)
+        count_a = np.asarray(board.count, dtype=np.int64)
+        source_a = np.asarray(source, dtype=np.int64)
         for y, x in ((False, True), (True, False), (True, True)):
-            flags = kernel.static_starts(board.cands, board.count, source, y, x)
+            flags = kernel.static_starts(cands_a, count_a, source_a, y, x)
             starts = [on for on in np.flatnonzero(flags).tolist() if board.values[on // 20] == 0]
             if not starts:
                 continue
-            cycles = self._kernel_cycles(board, y, x, [on for on in starts if flags[on] & kernel.CYCLE])
+            srcs = [on for on in starts if flags[on] & kernel.CYCLE]
+            cycles = _chains(kernel.static_cycles(cands_a, count_a, y, x, srcs)) if srcs else {}
             forcing: dict[int, list[tuple[int, int]]] = {}
             if x:
                 srcs = [k for on in starts for k, f in ((on, kernel.FROM_ON), (on - 1, kernel.FROM_OFF))
                         if flags[on] & f]
                 if srcs:
-                    found = kernel.static_forcing(board.cands, board.count, y, srcs)
+                    found = kernel.static_forcing(cands_a, count_a, y, srcs)
                     keys = found[2].tolist()
                     offsets = found[1].tolist()
                     for i, src in enumerate(found[0].tolist()):
