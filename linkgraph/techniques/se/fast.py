@@ -864,7 +864,45 @@ def multiple_starts_reference(board: Board) -> tuple[int | None, list[int], list
 
 class NestedMultiple(_KernelMultiple, Chaining):
     """Multiple Forcing Chains (static) nested in the chains of level 3, searched as
-    `_KernelMultiple` searches."""
+    `_KernelMultiple` searches. The grid does not change during a static search, so its
+    propagations walk the grid's links (`StaticLinks`, each key's links made once per grid)
+    instead of reading the candidates again for every potential; same order, same parents."""
+
+    _links: StaticLinks | None = None
+
+    def _multiple_chains(self, board: Board) -> list[ChainHint]:
+        self._links = StaticLinks(board)
+        try:
+            return super()._multiple_chains(board)
+        finally:
+            self._links = None
+
+    def propagate(self, board: Board, to_on: dict, to_off: dict):
+        links = self._links
+        if links is None or self.dynamic or self.nishio or self.level:
+            return super().propagate(board, to_on, to_off)
+        on_next, off_next = links.on_next, links.off_next
+        pending_on = deque(to_on.values())
+        pending_off = deque(to_off.values())
+        while pending_on or pending_off:
+            if pending_on:
+                p = pending_on.popleft()
+                for k, cause in on_next(p.key, True):
+                    if k + 1 in to_on:
+                        return to_on[k + 1], Potential((k >> 1) // 10, (k >> 1) % 10, False, [p], cause)
+                    if k not in to_off:
+                        q = to_off[k] = Potential((k >> 1) // 10, (k >> 1) % 10, False, [p], cause)
+                        pending_off.append(q)
+            else:
+                p = pending_off.popleft()
+                for k, cause in off_next(p.key, True, True):
+                    q = Potential((k >> 1) // 10, (k >> 1) % 10, True, [p], cause)
+                    if k - 1 in to_off:
+                        return q, to_off[k - 1]
+                    if k not in to_on:
+                        to_on[k] = q
+                        pending_on.append(q)
+        return None
 
 
 def _arena_potentials(keys: list, causes: list, pstart: list, plen: list, parents: list,

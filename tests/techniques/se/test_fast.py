@@ -204,3 +204,25 @@ def test_nested_static_chains_give_the_literal_searchs_hints():
             compared += 1
             nonempty += bool(want)
     assert nonempty > 5 and kinds == {"cycle", "forcing"}, (compared, nonempty, kinds)
+
+
+def test_nested_multiple_chains_walk_the_links_as_the_literal_search():
+    """`NestedMultiple` (static propagation along the grid's links, made once per grid)
+    against SE's literal Multiple Forcing Chains on reduced grids: same hints in order, every
+    chain end with the same potentials, parents and causes."""
+    from linkgraph.techniques.se.fast import NestedMultiple
+    from tests.techniques.se.test_kernel import _tree
+
+    rnd = random.Random(23)
+    nonempty = 0
+    for puzzle, *_ in _hardest()[:4]:
+        source = _path_boards(puzzle, 0, 60)[-1]
+        for _ in range(4):
+            reduced, _, _ = _reduced(source, rnd)
+            want = Chaining(multiple=True).hints(reduced.copy())
+            got = NestedMultiple(multiple=True).hints(reduced.copy())
+            assert _key(got) == _key(want)
+            for a, b in zip(got, want):
+                assert [_tree(t, {}) for t in a.targets] == [_tree(t, {}) for t in b.targets]
+            nonempty += bool(want)
+    assert nonempty > 3, nonempty
