@@ -261,29 +261,12 @@ def _static_starts(cands, count, source, y, x, region_cells, cell_regions, house
     if entries.shape[0] == 0:
         return flags
     start, targets, _ = _links(cands, count, y, x, region_cells, cell_regions, house_cells)
-    # the reverse links
-    rstart = np.zeros(_KEYS + 1, dtype=np.int64)
-    for j in range(targets.shape[0]):
-        rstart[targets[j] + 1] += 1
-    for k in range(_KEYS):
-        rstart[k + 1] += rstart[k]
-    rtargets = np.empty(targets.shape[0], dtype=np.int64)
-    fill = rstart[:_KEYS].copy()
-    for k in range(_KEYS):
-        for j in range(start[k], start[k + 1]):
-            q = targets[j]
-            rtargets[fill[q]] = k
-            fill[q] += 1
-    # back: the keys from which an OFF entry is reached; ahead: the keys an ON entry reaches
+    # ahead: the keys an ON entry reaches. The static links are closed under contraposition
+    # (ON a -> OFF b exactly when ON b -> OFF a, a weak link; OFF a -> ON b exactly when
+    # OFF b -> ON a, a strong one), so a key reaches the OFF entry e exactly when ON e
+    # reaches its opposite: back, the keys from which an OFF entry is reached, is ahead
+    # with every key's state flipped
     todo = np.empty(_KEYS * 2, dtype=np.int64)
-    back = np.zeros(_KEYS, dtype=np.bool_)
-    n = 0
-    for e in entries:
-        if not back[e * 2]:
-            back[e * 2] = True
-            todo[n] = e * 2
-            n += 1
-    _walk(back, todo, n, rstart, rtargets)
     ahead = np.zeros(_KEYS, dtype=np.bool_)
     n = 0
     for e in entries:
@@ -292,6 +275,9 @@ def _static_starts(cands, count, source, y, x, region_cells, cell_regions, house
             todo[n] = e * 2 + 1
             n += 1
     _walk(ahead, todo, n, start, targets)
+    back = np.zeros(_KEYS, dtype=np.bool_)
+    for k in range(_KEYS):
+        back[k] = ahead[k ^ 1]
     ostart, otargets = _on_graph(start, targets)
     comp, sizes, ncomp, members, mstart = _components(ostart, otargets)
     # each component's descendants as bit rows (sinks first, so successors are done before)
