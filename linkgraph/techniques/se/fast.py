@@ -61,6 +61,9 @@ __all__ = ["PARENT", "FastChaining", "KernelDynamic", "Shared", "aligned_exclusi
 #: ``region * 10``, the region's cells).
 _REGION_WAYS = tuple(tuple((t + 1, r * 10, REGION_CELLS[r]) for t, r in enumerate(CELL_REGIONS[c])) for c in range(81))
 
+#: For each cell, its peers (`PEER_CAUSES`' order) as (cell, cause, the cell's first key).
+_PEER_KEYS = tuple(tuple((o, cause, o * 20) for o, cause in PEER_CAUSES[c]) for c in range(81))
+
 #: The level whose rule list each nested level extends, and how many rules they share.
 PARENT: dict[int, tuple[int, int]] = {1: (0, 0), 2: (1, 4), 3: (2, 5), 4: (1, 4), 5: (4, 5)}
 
@@ -352,30 +355,32 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
                 board.load(start[0].cands, start[0].count)
                 pending_on = deque()
                 pending_off = start[1]
+            push_on, push_off = pending_on.append, pending_off.append
+            peers = _PEER_KEYS
             while pending_on or pending_off:
                 if pending_on:
                     p = pending_on.popleft()
                     cell, value = p.cell, p.value
                     if y:
+                        base = cell * 20
                         for v in bits(cands[cell]):
                             if v != value:
-                                k = (cell * 10 + v) * 2
+                                k = base + v * 2
                                 if k + 1 in to_on:
                                     return (to_on[k + 1], Potential(cell, v, False, [p], CELL)), None, None
                                 if k not in to_off:
-                                    q = Potential(cell, v, False, [p], CELL)
-                                    to_off[k] = q
-                                    pending_off.append(q)
+                                    q = to_off[k] = Potential(cell, v, False, [p], CELL)
+                                    push_off(q)
                     bit = 1 << value
-                    for c, cause in PEER_CAUSES[cell]:
+                    v2 = value * 2
+                    for c, cause, base in peers[cell]:
                         if cands[c] & bit:
-                            k = (c * 10 + value) * 2
+                            k = base + v2
                             if k + 1 in to_on:
                                 return (to_on[k + 1], Potential(c, value, False, [p], cause)), None, None
                             if k not in to_off:
-                                q = Potential(c, value, False, [p], cause)
-                                to_off[k] = q
-                                pending_off.append(q)
+                                q = to_off[k] = Potential(c, value, False, [p], cause)
+                                push_off(q)
                 elif not fast_off:
                     p = pending_off.popleft()
                     ons = self._off_to_on(board, p, save if dynamic else None, to_off, y, True)
@@ -387,7 +392,7 @@ class FastChaining(_KernelLoops, _KernelMultiple, Chaining):
                             return (q, to_off[k]), None, None
                         if q.key not in to_on:
                             to_on[q.key] = q
-                            pending_on.append(q)
+                            push_on(q)
                 else:
                     # `Chaining._off_to_on` (dynamic, Y- and X-links) and `Board.remove`, inlined
                     p = pending_off.popleft()
