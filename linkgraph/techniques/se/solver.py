@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from linkgraph.graph.links import without_collection
 from linkgraph.grid import Grid
 from linkgraph.techniques.se import rules
 from linkgraph.techniques.se.board import Board
@@ -84,8 +85,14 @@ def producers(*, max_level: int = 5, fast: bool = True) -> tuple[Producer, ...]:
     return tuple(out)
 
 
+@without_collection
 def first_hint(board: Board, prods) -> tuple[Producer, Hint] | None:
-    """The hint SE applies next: the first worth hint of the first producer that has one."""
+    """The hint SE applies next: the first worth hint of the first producer that has one.
+
+    A chaining search makes millions of potentials that reference counting frees (a parent
+    never points back to its child), so Python's cyclic collector stays off during a step:
+    its passes over them cost about 15 % of a level-2 search and found 744 objects in a whole
+    rating."""
     for prod in prods:
         for hint in prod.find(board):
             if hint.is_worth():
