@@ -27,6 +27,7 @@ from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
 from linkgraph.techniques.aic.search import aics
 from linkgraph.techniques.als.table import als_table
 from linkgraph.techniques.base import changes
+from linkgraph.techniques.finned import finned_fish
 from linkgraph.techniques.base import length_bonus, makes_progress  # re-exported: part of the solver's API
 
 __all__ = ["SolveResult", "hint", "length_bonus", "makes_progress", "prepare", "rated_hint", "solve", "solve_with_nets",
@@ -315,9 +316,10 @@ def solve_with_nets(
 
 
 def warm_up() -> None:
-    """Load the compiled kernels of the chain and net searches and of the ALS table (numba's
-    cached machine code, or its compilation on a first run) by searching a built-in position
-    once (the nets with and without nesting, an AIC) and listing its depth-2 patterns.
+    """Load the compiled kernels of the chain and net searches, the ALS table and the finned-fish
+    screen (numba's cached machine code, or its compilation on a first run) by searching a
+    built-in position once (the nets with and without nesting, an AIC, finned fish) and
+    listing its depth-2 patterns.
 
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
@@ -331,3 +333,4 @@ def warm_up() -> None:
     Structure(grid, depth=2)
     next(aics(grid), None)
     als_table(grid)
+    next(finned_fish(grid, size=2), None)
