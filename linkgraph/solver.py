@@ -28,6 +28,7 @@ from linkgraph.techniques.aic.search import aics
 from linkgraph.techniques.als.table import als_table
 from linkgraph.techniques.base import changes
 from linkgraph.techniques.finned import finned_fish
+from linkgraph.techniques.wings import xy_wings
 from linkgraph.techniques.base import length_bonus, makes_progress  # re-exported: part of the solver's API
 
 __all__ = ["SolveResult", "hint", "length_bonus", "makes_progress", "prepare", "rated_hint", "solve", "solve_with_nets",
@@ -316,10 +317,10 @@ def solve_with_nets(
 
 
 def warm_up() -> None:
-    """Load the compiled kernels of the chain and net searches, the ALS table and the finned-fish
-    screen (numba's cached machine code, or its compilation on a first run) by searching a
-    built-in position once (the nets with and without nesting, an AIC, finned fish) and
-    listing its depth-2 patterns.
+    """Load the compiled kernels of the chain and net searches, the ALS table, the finned-fish
+    screen and the bent subsets (numba's cached machine code, or its compilation on a first
+    run) by searching a built-in position once (the nets with and without nesting, an AIC,
+    finned fish, XY-wings) and listing its depth-2 patterns.
 
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
@@ -334,3 +335,4 @@ def warm_up() -> None:
     next(aics(grid), None)
     als_table(grid)
     next(finned_fish(grid, size=2), None)
+    next(xy_wings(grid), None)

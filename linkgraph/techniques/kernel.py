@@ -1,11 +1,19 @@
-"""Compiled screens of the pattern rungs in `linkgraph.techniques` (imports only numpy and numba).
+"""Compiled searches of the pattern rungs in `linkgraph.techniques` (imports only numpy and numba).
 
 `finned_screen` is the screen of the finned and sashimi fish (`linkgraph.techniques.finned`):
 every (orientation, digit, base lines, fin box) whose bit masks leave room for a fish
 with an elimination, in one pass. In numpy it was some forty calls on arrays of a few
 hundred words per grid, run on nearly every step of a long solve; the numpy form is kept
-in tests/techniques/test_finned_kernel.py as its oracle. numba compiles it on first use
-and caches the code beside this file; `finned` imports this module on its first search.
+in tests/techniques/test_finned_kernel.py as its oracle.
+
+`bent_subsets` is the search of the wings' bent naked subsets (`linkgraph.techniques.wings`):
+per pair of houses, the cells' combinations grown cell by cell with their digits and sides,
+then the free digits and the eliminations, in one pass. The numpy search it replaced (pools
+per digit set, every combination ORed at once, screens over all subsets) is kept in
+tests/techniques/test_wings_kernel.py as its oracle.
+
+numba compiles them on first use and caches the code beside this file; `finned` and `wings`
+import this module on their first search.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["finned_screen"]
+__all__ = ["bent_subsets", "finned_screen"]
 
 
 @njit(cache=True, nogil=True)
@@ -23,6 +31,14 @@ def _popcount(x):  # pragma: no cover (compiled)
         x &= x - 1
         c += 1
     return c
+
+
+@njit(cache=True, nogil=True)
+def _grown(a):  # pragma: no cover (compiled)
+    """`a` with twice as many rows, the first ones copied."""
+    out = np.empty((2 * a.shape[0],) + a.shape[1:], dtype=a.dtype)
+    out[: a.shape[0]] = a
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -109,9 +125,7 @@ def finned_screen(cands, line_cells, weights, box_masks, stacks, table, size):  
                     if (elims & body) == 0 and not (k >= 1 and (elims & add) != 0):
                         continue
                     if m == out.shape[0]:
-                        grown = np.empty((2 * m, 6), dtype=np.int64)
-                        grown[:m] = out
-                        out = grown
+                        out = _grown(out)
                     out[m, 0] = s
                     out[m, 1] = d
                     out[m, 2] = ci
@@ -120,3 +134,130 @@ def finned_screen(cands, line_cells, weights, box_masks, stacks, table, size):  
                     out[m, 5] = union
                     m += 1
     return places, out[:m]
+
+
+@njit(cache=True, nogil=True)
+def _free_digits(pool, pm, at, size, peers):  # pragma: no cover (compiled)
+    """The digits with two places in the subset ``pool[at]`` that do not see each other."""
+    free = np.int64(0)
+    for a in range(size - 1):
+        for b in range(a + 1, size):
+            if not peers[pool[at[a]], pool[at[b]]]:
+                free |= pm[at[a]] & pm[at[b]]
+    return free
+
+
+@njit(cache=True, nogil=True)
+def _eliminates(pool, pm, at, size, digits, cands, peers):  # pragma: no cover (compiled)
+    """Whether a live candidate of one of `digits` sees all its digit's places in ``pool[at]``."""
+    N, n = cands.shape
+    for d in range(n):
+        if not (digits >> d) & 1:
+            continue
+        for t in range(N):
+            if not cands[t, d]:
+                continue
+            sees = True
+            for a in range(size):
+                if (pm[at[a]] >> d) & 1 and not peers[t, pool[at[a]]]:
+                    sees = False
+                    break
+            if sees:
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def bent_subsets(masks, cands, peers, pair_cells, pair_side, size):  # pragma: no cover (compiled)
+    """The bent naked subsets of `size` cells with at most one free digit and an elimination.
+
+    `masks` holds each cell's digits as bits, `cands` the (cells, digits) candidates,
+    `peers` the (cells, cells) table of cells that see each other; `pair_cells` (pairs,
+    width) the cells of every two houses that share cells, ascending, -1 padded, and
+    `pair_side` each such cell's side (bit 0: only in the first house, bit 1: only in the
+    second).
+
+    Per pair, the combinations of `size` of its cells with 2 to `size` digits (in
+    `itertools.combinations` order over the ascending cells) whose digits number exactly
+    `size` and that hold a cell of each side are grown cell by cell, a branch cut once its
+    digits number more than `size` or it can no longer reach both sides. A subset is kept
+    when at most one digit is *free* (has two places that do not see each other) and some
+    live candidate of the free digit (of any of its digits when none is free) sees all
+    the digit's places in the subset.
+
+    Returns ``(pairs, cells, free, union)``: per subset kept, the pair, its cells (m, size),
+    the free digit's bit (0: none) and the subset's digits; by pair, then cells, a subset
+    held by several pairs once at each of them.
+    """
+    P, W = pair_cells.shape
+    N, n = cands.shape
+    out_pair = np.empty(64, dtype=np.int64)
+    out_cells = np.empty((64, size), dtype=np.int64)
+    out_free = np.empty(64, dtype=np.int64)
+    out_union = np.empty(64, dtype=np.int64)
+    m = 0
+    pool = np.empty(W, dtype=np.int64)
+    pm = np.empty(W, dtype=np.int64)
+    side = np.empty(W, dtype=np.int64)
+    reach = np.zeros(W + 1, dtype=np.int64)
+    at = np.empty(size, dtype=np.int64)
+    uni = np.zeros(size + 1, dtype=np.int64)
+    sid = np.zeros(size + 1, dtype=np.int64)
+    for p in range(P):
+        L = 0
+        for w in range(W):
+            c = pair_cells[p, w]
+            if c < 0:
+                break
+            k = _popcount(masks[c])
+            if 2 <= k <= size:
+                pool[L] = c
+                pm[L] = masks[c]
+                side[L] = pair_side[p, w]
+                L += 1
+        if L < size:
+            continue
+        reach[L] = 0
+        for i in range(L - 1, -1, -1):
+            reach[i] = reach[i + 1] | side[i]
+        if reach[0] != 3:
+            continue
+        lvl = 0
+        at[0] = 0
+        while lvl >= 0:
+            i = at[lvl]
+            if i > L - (size - lvl):  # too few cells left for this position
+                lvl -= 1
+                if lvl >= 0:
+                    at[lvl] += 1
+                continue
+            u = uni[lvl] | pm[i]
+            if _popcount(u) > size:
+                at[lvl] += 1
+                continue
+            s = sid[lvl] | side[i]
+            if lvl < size - 1:
+                if (s | reach[i + 1]) == 3:
+                    uni[lvl + 1] = u
+                    sid[lvl + 1] = s
+                    lvl += 1
+                    at[lvl] = i + 1
+                else:
+                    at[lvl] += 1
+                continue
+            if s == 3 and _popcount(u) == size:
+                free = _free_digits(pool, pm, at, size, peers)
+                if _popcount(free) <= 1 and _eliminates(pool, pm, at, size, free if free else u, cands, peers):
+                    if m == out_pair.shape[0]:
+                        out_pair = _grown(out_pair)
+                        out_cells = _grown(out_cells)
+                        out_free = _grown(out_free)
+                        out_union = _grown(out_union)
+                    out_pair[m] = p
+                    for a in range(size):
+                        out_cells[m, a] = pool[at[a]]
+                    out_free[m] = free
+                    out_union[m] = u
+                    m += 1
+            at[lvl] += 1
+    return out_pair[:m], out_cells[:m], out_free[:m], out_union[:m]
