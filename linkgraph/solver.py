@@ -317,8 +317,8 @@ def solve_with_nets(
 
 
 def warm_up() -> None:
-    """Load the compiled kernels of the chain and net searches, the ALS table, the finned-fish
-    screen and the bent subsets (numba's cached machine code, or its compilation on a first
+    """Load the compiled kernels of the chain and net searches, the ALS table's build, the
+    finned-fish screen and the bent subsets (numba's cached machine code, or its compilation on a first
     run) by searching a built-in position once (the nets with and without nesting, an AIC,
     finned fish, XY-wings) and listing its depth-2 patterns.
 
