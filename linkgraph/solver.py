@@ -28,6 +28,7 @@ from linkgraph.techniques.aic.search import aics
 from linkgraph.techniques.als.table import als_table
 from linkgraph.techniques.base import changes
 from linkgraph.techniques.finned import finned_fish
+from linkgraph.techniques.singles import full_houses, hidden_singles, naked_singles
 from linkgraph.techniques.wings import xy_wings
 from linkgraph.techniques.base import length_bonus, makes_progress  # re-exported: part of the solver's API
 
@@ -318,9 +319,9 @@ def solve_with_nets(
 
 def warm_up() -> None:
     """Load the compiled kernels of the chain and net searches, the ALS table's build, the
-    finned-fish screen and the bent subsets (numba's cached machine code, or its compilation on a first
-    run) by searching a built-in position once (the nets with and without nesting, an AIC,
-    finned fish, XY-wings) and listing its depth-2 patterns.
+    finned-fish screen, the bent subsets and the singles (numba's cached machine code, or its
+    compilation on a first run) by searching a built-in position once (the nets with and
+    without nesting, an AIC, finned fish, XY-wings, singles) and listing its depth-2 patterns.
 
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
@@ -336,3 +337,5 @@ def warm_up() -> None:
     als_table(grid)
     next(finned_fish(grid, size=2), None)
     next(xy_wings(grid), None)
+    for singles in (full_houses, hidden_singles, naked_singles):
+        next(singles(grid), None)
