@@ -27,6 +27,7 @@ from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
 from linkgraph.techniques.aic.search import aics
 from linkgraph.techniques.als.table import als_table
 from linkgraph.techniques.base import changes
+from linkgraph.techniques.coloring.medusa import medusa_colors
 from linkgraph.techniques.finned import finned_fish
 from linkgraph.techniques.singles import full_houses, hidden_singles, naked_singles
 from linkgraph.techniques.wings import xy_wings
@@ -319,9 +320,10 @@ def solve_with_nets(
 
 def warm_up() -> None:
     """Load the compiled kernels of the chain and net searches, the ALS table's build, the
-    finned-fish screen, the bent subsets and the singles (numba's cached machine code, or its
-    compilation on a first run) by searching a built-in position once (the nets with and
-    without nesting, an AIC, finned fish, XY-wings, singles) and listing its depth-2 patterns.
+    finned-fish screen, the bent subsets, the singles and the colouring tables (numba's cached
+    machine code, or its compilation on a first run) by searching a built-in position once
+    (the nets with and without nesting, an AIC, finned fish, XY-wings, singles, the 3D Medusa
+    colours) and listing its depth-2 patterns.
 
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
@@ -339,3 +341,4 @@ def warm_up() -> None:
     next(xy_wings(grid), None)
     for singles in (full_houses, hidden_singles, naked_singles):
         next(singles(grid), None)
+    medusa_colors(grid)
