@@ -73,13 +73,15 @@ class AlsTable:
     of the restricted common digits (0 when the sets share a cell);
     ``zsee[i, j]`` the digits z in both sets with a live z outside them that
     sees every z of both; ``overlap[i, j]`` whether they share a cell. Per
-    digit d (axis 0), ``places`` and ``seeall`` are packed cell masks.
+    digit d (axis 0), ``places`` and ``seeall`` are packed cell masks, and
+    ``restricted_words`` (digits, sets, words) the sets j restricted common
+    with set i on d, packed over sets.
     ``sight`` is three index arrays (digit d, set i, cell c), sorted: the
     live candidates c#d outside set i that see every d of it.
     """
 
-    __slots__ = ("_sets", "cells", "digit_cells", "grid", "has", "overlap", "places", "restricted", "seeall",
-                 "selfsee", "sight", "zsee")
+    __slots__ = ("_sets", "cells", "digit_cells", "grid", "has", "overlap", "places", "restricted",
+                 "restricted_words", "seeall", "selfsee", "sight", "zsee")
 
     def __init__(self, grid: Grid, max_size: int):
         from linkgraph.techniques.als.kernel import table_build  # noqa: PLC0415 (numba: loaded on first use)
@@ -88,7 +90,7 @@ class AlsTable:
         self.digit_cells = tuple(cell_bits(grid.cands))
         self.cells = als_cells(grid, max_size=max_size)
         (self.has, self.places, self.seeall, d, i, x, self.selfsee, self.overlap, self.restricted,
-         self.zsee) = table_build(grid.cands, self.cells, _peer_words(grid.geometry))
+         self.restricted_words, self.zsee) = table_build(grid.cands, self.cells, _peer_words(grid.geometry))
         self.sight = d, i, x
         self._sets: dict[int, AlsSet] = {}
 

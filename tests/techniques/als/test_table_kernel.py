@@ -150,6 +150,10 @@ def test_the_compiled_build_is_the_numpy_one(max_size):
             a, b = getattr(got, name), getattr(want, name)
             assert a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b), name
         assert all(np.array_equal(a, b) for a, b in zip(got.sight, want.sight, strict=True))
+        N = len(want.cells)  # the packed restricted commons: bit j of [d, i] is bit d of [i, j]
+        unpacked = unpack(got.restricted_words, N) if N else np.zeros((grid.size, 0, 0), dtype=bool)
+        assert np.array_equal(unpacked, (want.restricted[None] >> np.arange(grid.size)[:, None, None]) & 1 == 1)
+        assert got.restricted_words.shape == (grid.size, N, (N + 63) // 64)
         relations += int((want.restricted != 0).sum() + (want.zsee != 0).sum())
     assert relations > 0
 
