@@ -25,6 +25,7 @@ from linkgraph.samples import GNPX_FORCECHAIN
 from linkgraph.steps import Step
 from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
 from linkgraph.techniques.aic.search import aics
+from linkgraph.techniques.als.net import als_net
 from linkgraph.techniques.als.table import als_table
 from linkgraph.techniques.base import changes
 from linkgraph.techniques.coloring.medusa import medusa_colors
@@ -319,8 +320,8 @@ def solve_with_nets(
 
 
 def warm_up() -> None:
-    """Load the compiled kernels of the chain and net searches, the ALS table's build, the
-    finned-fish screen, the bent subsets, the singles and the colouring tables (numba's cached
+    """Load the compiled kernels of the chain and net searches, the ALS table's and the ALS
+    net's builds, the finned-fish screen, the bent subsets, the singles and the colouring tables (numba's cached
     machine code, or its compilation on a first run) by searching a built-in position once
     (the nets with and without nesting, an AIC, finned fish, XY-wings, singles, the 3D Medusa
     colours) and listing its depth-2 patterns.
@@ -337,6 +338,7 @@ def warm_up() -> None:
     Structure(grid, depth=2)
     next(aics(grid), None)
     als_table(grid)
+    als_net(grid)
     next(finned_fish(grid, size=2), None)
     next(xy_wings(grid), None)
     for singles in (full_houses, hidden_singles, naked_singles):
