@@ -321,10 +321,10 @@ def solve_with_nets(
 
 def warm_up() -> None:
     """Load the compiled kernels of the chain and net searches, the ALS table's and the ALS
-    net's builds, the finned-fish screen, the bent subsets, the singles and the colouring tables (numba's cached
-    machine code, or its compilation on a first run) by searching a built-in position once
-    (the nets with and without nesting, an AIC, finned fish, XY-wings, singles, the 3D Medusa
-    colours) and listing its depth-2 patterns.
+    net's builds, the finned-fish screen, the bent subsets, the singles and the colouring
+    tables (numba's cached machine code, or its compilation on a first run) by searching a
+    built-in position once (the nets with and without nesting, an AIC, finned fish,
+    XY-wings, singles, the 3D Medusa colours) and listing its depth-2 patterns.
 
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
