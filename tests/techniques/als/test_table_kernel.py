@@ -113,8 +113,8 @@ def table_numpy(grid, max_size):
 
 def positions():
     """Each puzzle at its start, after the basic ladder and on narrowings toward its solution;
-    classic puzzles and every variant geometry of the solver's tests (16x16 included: more
-    than 64 sets, so several words over sets)."""
+    classic puzzles and every variant geometry of the solver's tests (16x16 included; the
+    classic positions hold up to some 250 sets, four words over sets)."""
     rng = np.random.default_rng(22)
     cases = [(lg.geometry.classic(), text) for text in (lg.samples.GNPX_FORCECHAIN, lg.samples.EULER_01)]
     cases += [(lg.geometry.classic(), line.puzzle) for line in read_puzzles(corpus_path("top95"), limit=5)]
