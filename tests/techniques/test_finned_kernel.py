@@ -12,10 +12,8 @@ from linkgraph.bitops import bitcount
 from linkgraph.techniques import finned
 from linkgraph.techniques.base import house_places
 from linkgraph.techniques.kernel import finned_screen
-from linkgraph.io import corpus_path, read_puzzles
-from linkgraph.oracle import solve_unique
 from tests.techniques.patterncases import read_cases
-from tests.test_solver import VARIANTS
+from tests.narrowings import narrowings
 
 
 def screen_numpy(grid, size):
@@ -71,31 +69,7 @@ def screen_compiled(grid, size):
     return [tuple(r) for r in records.tolist()], places
 
 
-def positions():
-    """Each puzzle at its start, after the basic ladder and on eight narrowings toward its
-    solution (a few false candidates off each time); classic puzzles and every variant
-    geometry of the solver's tests (jigsaw regions, 6x6, 4x4, ...)."""
-    rng = np.random.default_rng(20)
-    cases = [(lg.geometry.classic(), text) for text in (lg.samples.GNPX_FORCECHAIN, lg.samples.EULER_01)]
-    cases += [(lg.geometry.classic(), line.puzzle) for line in read_puzzles(corpus_path("top95"), limit=6)]
-    cases += [v[:2] for v in VARIANTS if v[0].size <= 9]
-    for g, text in cases:
-        grid = lg.Grid.parse(text, geometry=g)
-        solution = solve_unique(grid)
-        n = g.size
-        yield grid
-        pos = lg.prepare(grid)
-        for _ in range(9):
-            yield pos
-            false = [int(k) for k in np.flatnonzero(pos.live) if solution[k // n] != k % n + 1]
-            if not false:
-                break
-            live = pos.live.copy()
-            live[rng.choice(false, size=min(len(false), 6), replace=False)] = False
-            pos = lg.Grid(g, live, pos.givens, pos.placed)
-
-
-POSITIONS = list(positions())
+POSITIONS = list(narrowings(seed=20, top95=6, rounds=9, start=True, drop=6, max_size=9))
 
 
 @pytest.mark.parametrize("size", [2, 3, 4])

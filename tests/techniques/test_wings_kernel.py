@@ -11,13 +11,10 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-import linkgraph as lg
 from linkgraph.bitops import bitcount, bits
-from linkgraph.io import corpus_path, read_puzzles
-from linkgraph.oracle import solve_unique
 from linkgraph.techniques import wings
 from linkgraph.techniques.singledigit import cell_table
-from tests.test_solver import VARIANTS
+from tests.narrowings import narrowings
 
 
 @lru_cache(maxsize=64)
@@ -218,31 +215,7 @@ def _first_found(g, pair: np.ndarray, combo: np.ndarray) -> np.ndarray:
 
 
 
-def positions():
-    """Each puzzle at its start, after the basic ladder and on eight narrowings toward its
-    solution; classic puzzles and every variant geometry of the solver's tests (16x16 included:
-    the pair-pool route of the oracle)."""
-    rng = np.random.default_rng(21)
-    cases = [(lg.geometry.classic(), text) for text in (lg.samples.GNPX_FORCECHAIN, lg.samples.EULER_01)]
-    cases += [(lg.geometry.classic(), line.puzzle) for line in read_puzzles(corpus_path("top95"), limit=8)]
-    cases += [v[:2] for v in VARIANTS]
-    for g, text in cases:
-        grid = lg.Grid.parse(text, geometry=g)
-        solution = solve_unique(grid)
-        n = g.size
-        yield grid
-        pos = lg.prepare(grid)
-        for _ in range(9):
-            yield pos
-            false = [int(k) for k in np.flatnonzero(pos.live) if solution[k // n] != k % n + 1]
-            if not false:
-                break
-            live = pos.live.copy()
-            live[rng.choice(false, size=min(len(false), 4 * n // 9 + 2), replace=False)] = False
-            pos = lg.Grid(g, live, pos.givens, pos.placed)
-
-
-POSITIONS = list(positions())
+POSITIONS = list(narrowings(seed=21, top95=8, rounds=9, start=True))
 
 
 @pytest.mark.parametrize("size", [3, 4, 5, 6])

@@ -6,15 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import linkgraph as lg
 from linkgraph.bitops import nonzero2, pack_pairs, unpack
 from linkgraph.grid import cached
-from linkgraph.io import corpus_path, read_puzzles
-from linkgraph.oracle import solve_unique
 from linkgraph.techniques.aic.net import Net, grouped_net
 from linkgraph.techniques.als import net
 from linkgraph.techniques.als.table import ALS_MAX_SIZE, als_table
-from tests.test_solver import VARIANTS
+from tests.narrowings import narrowings
 
 
 def als_net_numpy(grid, max_size=ALS_MAX_SIZE):
@@ -133,29 +130,7 @@ def als_net_numpy(grid, max_size=ALS_MAX_SIZE):
                    start_sees, end_sees, twin, hits, (looped, twin[looped], looped >> 6, (looped & 63).astype(np.uint64)))
 
 
-def positions():
-    """Each puzzle after the basic ladder and on narrowings toward its solution; classic puzzles
-    and every variant geometry of the solver's tests."""
-    rng = np.random.default_rng(25)
-    cases = [(lg.geometry.classic(), text) for text in (lg.samples.GNPX_FORCECHAIN, lg.samples.EULER_01)]
-    cases += [(lg.geometry.classic(), line.puzzle) for line in read_puzzles(corpus_path("top95"), limit=6)]
-    cases += [v[:2] for v in VARIANTS]
-    for g, text in cases:
-        grid = lg.Grid.parse(text, geometry=g)
-        solution = solve_unique(grid)
-        n = g.size
-        pos = lg.prepare(grid)
-        for _ in range(6):
-            yield pos
-            false = [int(k) for k in np.flatnonzero(pos.live) if solution[k // n] != k % n + 1]
-            if not false:
-                break
-            live = pos.live.copy()
-            live[rng.choice(false, size=min(len(false), 4 * n // 9 + 2), replace=False)] = False
-            pos = lg.Grid(g, live, pos.givens, pos.placed)
-
-
-POSITIONS = list(positions())
+POSITIONS = list(narrowings(seed=25, top95=6, rounds=6, start=False))
 
 
 def same(a, b):

@@ -14,10 +14,8 @@ import linkgraph as lg
 from linkgraph.bitops import nonzero2, pack, unpack
 from linkgraph.geometry import Geometry
 from linkgraph.graph.als import als_cells, cell_bits
-from linkgraph.io import corpus_path, read_puzzles
-from linkgraph.oracle import solve_unique
 from linkgraph.techniques.als.table import AlsTable
-from tests.test_solver import VARIANTS
+from tests.narrowings import narrowings
 
 
 def digit_matrix_numpy(words: np.ndarray, N: int) -> np.ndarray:
@@ -111,31 +109,7 @@ def table_numpy(grid, max_size):
 
 
 
-def positions():
-    """Each puzzle at its start, after the basic ladder and on narrowings toward its solution;
-    classic puzzles and every variant geometry of the solver's tests (16x16 included; the
-    classic positions hold up to some 250 sets, four words over sets)."""
-    rng = np.random.default_rng(22)
-    cases = [(lg.geometry.classic(), text) for text in (lg.samples.GNPX_FORCECHAIN, lg.samples.EULER_01)]
-    cases += [(lg.geometry.classic(), line.puzzle) for line in read_puzzles(corpus_path("top95"), limit=5)]
-    cases += [v[:2] for v in VARIANTS]
-    for g, text in cases:
-        grid = lg.Grid.parse(text, geometry=g)
-        solution = solve_unique(grid)
-        n = g.size
-        yield grid
-        pos = lg.prepare(grid)
-        for _ in range(6):
-            yield pos
-            false = [int(k) for k in np.flatnonzero(pos.live) if solution[k // n] != k % n + 1]
-            if not false:
-                break
-            live = pos.live.copy()
-            live[rng.choice(false, size=min(len(false), 4 * n // 9 + 2), replace=False)] = False
-            pos = lg.Grid(g, live, pos.givens, pos.placed)
-
-
-POSITIONS = list(positions())
+POSITIONS = list(narrowings(seed=22, top95=5, rounds=6, start=True))
 
 
 @pytest.mark.parametrize("max_size", [2, 4, 5])

@@ -7,12 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import linkgraph as lg
 from linkgraph.bitops import pack_columns, unpack
-from linkgraph.io import corpus_path, read_puzzles
-from linkgraph.oracle import solve_unique
 from linkgraph.techniques.coloring.medusa import Colors
-from tests.test_solver import VARIANTS
+from tests.narrowings import narrowings
 
 
 def tables_numpy(cc: Colors, medusa: bool) -> dict:
@@ -45,29 +42,7 @@ def tables_numpy(cc: Colors, medusa: bool) -> dict:
     return {"seen": seen, "mine": mine, "twice": twice, "emptied": emptied, "elim": elim, "failing": failing}
 
 
-def positions():
-    """Each puzzle after the basic ladder and on narrowings toward its solution; classic puzzles
-    and every variant geometry of the solver's tests."""
-    rng = np.random.default_rng(24)
-    cases = [(lg.geometry.classic(), text) for text in (lg.samples.GNPX_FORCECHAIN, lg.samples.EULER_01)]
-    cases += [(lg.geometry.classic(), line.puzzle) for line in read_puzzles(corpus_path("top95"), limit=8)]
-    cases += [v[:2] for v in VARIANTS]
-    for g, text in cases:
-        grid = lg.Grid.parse(text, geometry=g)
-        solution = solve_unique(grid)
-        n = g.size
-        pos = lg.prepare(grid)
-        for _ in range(8):
-            yield pos
-            false = [int(k) for k in np.flatnonzero(pos.live) if solution[k // n] != k % n + 1]
-            if not false:
-                break
-            live = pos.live.copy()
-            live[rng.choice(false, size=min(len(false), 4 * n // 9 + 2), replace=False)] = False
-            pos = lg.Grid(g, live, pos.givens, pos.placed)
-
-
-POSITIONS = list(positions())
+POSITIONS = list(narrowings(seed=24, top95=8, rounds=8, start=False))
 
 
 @pytest.mark.parametrize("medusa", [True, False])
