@@ -255,7 +255,7 @@ def als_net_parts(cands, set_cells, selfsee, seeall, restricted_words, gcells, g
     W = seeall.shape[2]
     C = ncells * n
     # the ALS nodes: per set of 2+ cells with 2+ digits that some live candidate outside sees
-    K = 0
+    per_set = np.zeros(S, dtype=np.int64)  # each set's number of ALS nodes: 0 or its seen digits
     for i in range(S):
         size = 0
         for k in range(width):
@@ -266,20 +266,13 @@ def als_net_parts(cands, set_cells, selfsee, seeall, restricted_words, gcells, g
             if (selfsee[i] >> d) & 1:
                 seen_digits += 1
         if size >= 2 and seen_digits >= 2:
-            K += seen_digits
+            per_set[i] = seen_digits
+    K = per_set.sum()
     ai = np.empty(K, dtype=np.int64)
     ad = np.empty(K, dtype=np.int64)
     a = 0
     for i in range(S):
-        size = 0
-        for k in range(width):
-            if set_cells[i, k] < ncells:
-                size += 1
-        seen_digits = 0
-        for d in range(n):
-            if (selfsee[i] >> d) & 1:
-                seen_digits += 1
-        if size >= 2 and seen_digits >= 2:
+        if per_set[i]:
             for d in range(n):
                 if (selfsee[i] >> d) & 1:
                     ai[a] = i
