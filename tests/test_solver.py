@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 
 import numpy as np
 import pytest
 
 import linkgraph as lg
 from linkgraph import geometry as geo
+from linkgraph import solver
 from linkgraph.cli.main import main
 from linkgraph.oracle import solve_unique
 
@@ -116,3 +119,57 @@ def test_prepare_reaches_the_step_by_step_fixpoint(corpus, name, limit, every):
         fast = lg.prepare(grid)
         slow = lg.solve(grid, ladder="basic").final
         assert np.array_equal(fast.cands, slow.cands), grid.to_puzzle(solved=True)
+
+
+# ---- the garbage collector during a solve -------------------------------------------------
+class _Cycle:
+    """An object in a reference cycle with itself: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_solve_pauses_the_collector_and_gives_it_back():
+    seen = []
+    result = lg.solve(lg.Grid.parse(lg.samples.EULER_01), progress=lambda step: seen.append(gc.isenabled()))
+    assert result.solved and seen and not any(seen)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        lg.solve(lg.Grid.parse(lg.samples.EULER_01), max_steps=3)
+        assert not gc.isenabled()  # found disabled: left disabled
+    finally:
+        gc.enable()
+
+
+def test_a_time_out_gives_the_collector_back():
+    result = lg.solve(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN), time_limit=0.05)
+    assert result.stopped in ("time-limit", None)
+    assert gc.isenabled()
+
+
+def test_cycles_left_by_a_step_are_freed_between_steps():
+    """A step (here its progress callback) leaves more cyclic garbage than the young limit:
+    a collection of the young generations frees it before the walk is over."""
+    collections = []
+    refs = []
+
+    def record(phase, info):
+        if phase == "stop":
+            collections.append(info["generation"])
+
+    def progress(step):
+        if not refs:
+            cycles = [_Cycle() for _ in range(solver.YOUNG_LIMIT + 5000)]
+            refs.append(weakref.ref(cycles[0]))
+            del cycles
+        else:
+            refs.append(refs[0]() is None)
+
+    gc.callbacks.append(record)
+    try:
+        lg.solve(lg.Grid.parse(lg.samples.EULER_01), progress=progress)
+    finally:
+        gc.callbacks.remove(record)
+    assert 1 in collections and 2 not in collections  # the young generations only
+    assert refs[-1] is True  # freed while the walk went on

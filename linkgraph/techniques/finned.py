@@ -33,11 +33,10 @@ from itertools import combinations
 
 import numpy as np
 
-from linkgraph.bitops import bitcount
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.grid import cached
-from linkgraph.techniques.base import SharedSearch, house_places, pattern_step
+from linkgraph.techniques.base import SharedSearch, pattern_step
 
 __all__ = ["finned_fish", "FISH_NAMES"]
 
@@ -145,15 +144,6 @@ def _combination_table(lines: int, size: int) -> np.ndarray:
     return table.reshape(-1, size)
 
 
-@lru_cache(maxsize=32)
-def _member_table(lines: int, size: int) -> np.ndarray:
-    """(combinations, lines) whether each line is in each combination of `_combination_table`."""
-    table = _combination_table(lines, size)
-    member = np.zeros((len(table), lines), dtype=bool)
-    member[np.arange(len(table))[:, None], table] = True
-    return member
-
-
 @lru_cache(maxsize=8)
 def _stacked(g) -> tuple[np.ndarray, ...]:
     """Both sides' base lines, line cells, weights and box masks, (sides, base lines, ...), box
@@ -173,64 +163,32 @@ def _records(grid: Grid, size: int) -> Iterator[tuple]:
 
     Every (side, digit, base lines) whose lines have 2+ places and no solved one,
     with places in more than `size` positions, is screened with every fin box
-    at once, with bit masks in numpy arrays; `_box_records` works out the few
-    that pass, and the screen passes exactly those in which it finds a fish.
-    The cover is the *body* (the base places outside the box) and k more
-    positions of the box, all inside the union of the base places; it needs a
-    base place outside it (a fin) and an elimination inside it. With A the
-    positions it may add, some k of A will do exactly when A has k and an
-    elimination lies in the body or, k >= 1, in A; a fin is left anyway, the
-    union having more than `size` positions.
+    by `linkgraph.techniques.kernel.finned_screen` (compiled bit masks);
+    `_box_records` works out the few that pass, and the screen passes exactly
+    those in which it finds a fish. The cover is the *body* (the base places
+    outside the box) and k more positions of the box, all inside the union of
+    the base places; it needs a base place outside it (a fin) and an
+    elimination inside it. With A the positions it may add, some k of A will do
+    exactly when A has k and an elimination lies in the body or, k >= 1, in A;
+    a fin is left anyway, the union having more than `size` positions.
     """
+    from linkgraph.techniques.kernel import finned_screen  # noqa: PLC0415 (numba: loaded on first use)
+
     g = grid.geometry
-    n = g.size
     boxes, sides = _sides(g)
     if not boxes:
         return
-    base_lines, line_cells, weights, box_masks, stacks, positional = _stacked(g)
-    if positional:  # (sides, lines, digits) every live place
-        live_pos = house_places(grid)[base_lines]
-    else:
-        live_pos = (grid.cands[line_cells] * weights[..., None]).sum(axis=2)
-    solved_pos = (weights * (grid.counts == 1)[line_cells]).sum(axis=2)  # (sides, lines)
-    usable = (bitcount(live_pos) >= 2) & (live_pos & solved_pos[..., None] == 0)
-    P = np.where(usable, live_pos, 1 << n)  # places of the usable base lines; bit n: not usable
-    lines = line_cells.shape[1]
-    table = _combination_table(lines, size)
-    union = P[:, table[:, 0]]  # (sides, combinations, digits)
-    for j in range(1, size):
-        union |= P[:, table[:, j]]
-    si, di, ci = np.nonzero(((union >> n == 0) & (bitcount(union) > size)).transpose(0, 2, 1))
-    if not len(si):
-        return
-    # per (side, digit, base line, box): the places outside the box and a flag (bit n) for
-    # places inside it; and the live places inside the box
-    inside = box_masks[:, :, :, None]  # (sides, lines, boxes, 1)
-    on_base = (P[:, :, None] & ~inside) | np.where(P[:, :, None] & inside, 1 << n, 0)
-    on_base = np.ascontiguousarray(on_base.transpose(0, 3, 1, 2))  # (sides, digits, lines, boxes)
-    in_box = np.ascontiguousarray((live_pos[:, :, None] & inside).transpose(0, 3, 1, 2))
-    member = _member_table(lines, size)
-    block = max(1, 2_000_000 // len(boxes))
-    for start in range(0, len(si), block):
-        s, d, c = si[start : start + block], di[start : start + block], ci[start : start + block]
-        both = on_base[s, d, table[c, 0]]  # (rows, boxes)
-        for j in range(1, size):
-            both |= on_base[s, d, table[c, j]]
-        body = both & ((1 << n) - 1)
-        u = union[s, c, d][:, None]
-        add = stacks[s] & ~body & u  # the box's positions the cover may take beyond the body
-        k = size - bitcount(body).astype(np.intp)  # how many it must take
-        f, b = np.nonzero((both > body) & (k >= 0) & (bitcount(add) >= k))
-        # the live places inside the box off the base lines: the eliminations
-        elims = np.bitwise_or.reduce(np.where(member[c[f]], 0, in_box[s[f], d[f], :, b]), axis=1)
-        body, add, k = body[f, b], add[f, b], k[f, b]
-        for r in np.flatnonzero((elims & body != 0) | (k >= 1) & (elims & add != 0)).tolist():
-            ss, dd, cc = int(s[f[r]]), int(d[f[r]]), int(c[f[r]])
-            combo = tuple(sides[ss].base_lines[i] for i in table[cc])
-            places = {h: int(P[ss, i, dd]) for i, h in zip(table[cc].tolist(), combo)}
-            yield from _box_records(
-                grid, size, dd, combo, places, int(union[ss, cc, dd]), int(body[r]), boxes[b[r]], sides[ss],
-            )
+    _, line_cells, weights, box_masks, stacks, _ = _stacked(g)
+    table = _combination_table(line_cells.shape[1], size)
+    places, records = finned_screen(grid.cands, line_cells, weights, box_masks, stacks, table, size)
+    for ss, dd, cc, b, body, union in records.tolist():
+        lines = table[cc].tolist()
+        combo = tuple(sides[ss].base_lines[i] for i in lines)
+        line_places = places[ss, :, dd].tolist()
+        yield from _box_records(
+            grid, size, dd, combo, {h: line_places[i] for i, h in zip(lines, combo)}, union, body,
+            boxes[b], sides[ss],
+        )
 
 
 def _box_records(grid, size, d, combo, places, union, body, b, side):

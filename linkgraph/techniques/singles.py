@@ -1,14 +1,15 @@
 """Singles: full house, hidden single, naked single.
 
 They place digits in the cells not yet placed (`Grid.placed`): a cell that
-lost all but one digit to eliminations still needs its single stated.
+lost all but one digit to eliminations still needs its single stated. They
+run on every step of a solve, so each is one compiled pass over the grid
+(`linkgraph.techniques.kernel`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-import numpy as np
 
 from linkgraph.grid import Grid
 from linkgraph.steps import Step
@@ -17,18 +18,19 @@ from linkgraph.techniques.base import pattern_step
 __all__ = ["full_houses", "hidden_singles", "naked_singles"]
 
 
+def _kernel():
+    """`linkgraph.techniques.kernel` (numba: imported on first use, not with linkgraph)."""
+    from linkgraph.techniques import kernel  # noqa: PLC0415
+
+    return kernel
+
+
 def _house_singles(grid: Grid) -> Iterator[tuple[int, int]]:
     """(set, candidate) for every house-digit set with one live member, in an open cell."""
     g = grid.geometry
-    live = grid.live
-    members = g.set_members[g.number_of_cells :]
-    alive = live[members]
-    ones = np.flatnonzero(alive.sum(axis=1) == 1)
-    ks = members[ones, alive[ones].argmax(axis=1)]
-    open_cand = np.repeat(~grid.placed, g.size)
-    for i, k in zip(ones.tolist(), ks.tolist()):
-        if open_cand[k]:
-            yield g.number_of_cells + i, k
+    sets, ks = _kernel().house_singles(grid.live, grid.placed, g.set_members[g.number_of_cells :], g.size)
+    for i, k in zip(sets.tolist(), ks.tolist()):
+        yield g.number_of_cells + i, k
 
 
 def full_houses(grid: Grid) -> Iterator[Step]:
@@ -43,23 +45,13 @@ def full_houses(grid: Grid) -> Iterator[Step]:
     ['full-house: +r1c1#4']
     """
     g = grid.geometry
-    open_cells = ~grid.placed
-    values = grid.values
+    n = g.size
     seen: set[int] = set()
-    for h in np.flatnonzero(open_cells[g.house_cells].sum(axis=1) == 1).tolist():
-        cells = g.house_cells[h]
-        idx = np.flatnonzero(open_cells[cells])
-        cell = int(cells[idx[0]])
-        solved = {int(v) for v, p in zip(values[cells], grid.placed[cells]) if p}
-        missing = [d for d in range(1, g.size + 1) if d not in solved]
-        if len(missing) != 1:
-            continue
-        k = cell * g.size + missing[0] - 1
-        if k in seen or not grid.live[k]:
-            continue
-        seen.add(k)
-        s = g.number_of_cells + h * g.size + missing[0] - 1
-        yield pattern_step("full-house", g, base=[s], placements=[k])
+    houses, ks = _kernel().full_houses(grid.cands, grid.placed, g.house_cells)
+    for h, k in zip(houses.tolist(), ks.tolist()):
+        if k not in seen:
+            seen.add(k)
+            yield pattern_step("full-house", g, base=[g.number_of_cells + h * n + k % n], placements=[k])
 
 
 def hidden_singles(grid: Grid) -> Iterator[Step]:
@@ -90,6 +82,5 @@ def naked_singles(grid: Grid) -> Iterator[Step]:
     True
     """
     g = grid.geometry
-    solo = grid.live & np.repeat((grid.counts == 1) & ~grid.placed, g.size)
-    for k in np.flatnonzero(solo):
-        yield pattern_step("naked-single", g, base=[int(k) // g.size], placements=[int(k)])
+    for k in _kernel().naked_singles(grid.cands, grid.placed).tolist():
+        yield pattern_step("naked-single", g, base=[k // g.size], placements=[k])

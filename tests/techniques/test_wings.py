@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import linkgraph as lg
@@ -50,16 +49,3 @@ def top95(corpus):
 def test_sound_on_top95(tech, top95):
     found = sum(check_sound(list(FINDERS[tech](grid)), sol, grid) for grid, sol in top95)
     assert found > 0
-
-
-@pytest.mark.parametrize("size", [3, 4])
-def test_bent_search_by_digit_sets_finds_what_the_pair_pools_find(size, top95):
-    # the digit-set route (9x9 default) and the pair-pool route (larger grids) are the same search
-    for grid, _ in top95:
-        masks = wings._masks(grid)
-        mask_arr = np.array(masks, dtype=np.int64)
-        found = {}
-        for by_digits in (True, False):
-            pairs, cells = wings._bent_found(grid, size, mask_arr, masks, by_digits=by_digits)
-            found[by_digits] = sorted(zip(pairs.tolist(), map(tuple, cells.tolist())))
-        assert found[True] == found[False]

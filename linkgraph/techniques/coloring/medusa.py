@@ -60,7 +60,6 @@ from functools import cached_property
 import networkx as nx
 import numpy as np
 
-from linkgraph.bitops import pack_columns, unpack
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid
 from linkgraph.model import Family, LinkKind, Literal, Role
@@ -220,30 +219,11 @@ class Colors:
         self.klass = klass = np.array([2 * cl.cluster[k] + cl.color[k] for k in order])
         self.starts = starts = np.flatnonzero(np.r_[True, klass[1:] != klass[:-1]])
         self.at = at = pos[nodes]
-        C = g.number_of_candidates
-        seen = unpack(np.bitwise_or.reduceat(g.sees_words[nodes], starts), C).take(L, axis=1)
-        if not medusa:  # one digit per cluster, linked through houses only
-            seen &= (L % g.size)[None, :] == (nodes[starts] % g.size)[:, None]
-        twice = np.zeros(len(starts), dtype=bool)
-        np.logical_or.at(twice, klass, seen[klass, at])
-        mine = np.zeros_like(seen)
-        mine[klass, at] = True
-        emptied = np.full(len(starts), -1)
         self.members = members = pos[g.set_members]
-        if medusa:
-            # a set X is emptied by a class when it has live members and the class turns all of them
-            # OFF; the classes go through as packed bits, a set X's members OR-ed column by column
-            off = seen | mine.reshape(-1, 2, nl)[:, ::-1].reshape(seen.shape)
-            left = pack_columns(~off, pad=False)  # (live + the dead column, classes)
-            kept = left[members[:, 0]]
-            for j in range(1, members.shape[1]):
-                kept |= left[members[:, j]]
-            occupied = (members < nl).any(axis=1)
-            hit = occupied[:, None] & ~unpack(kept, len(starts))
-            emptied = np.where(hit.any(axis=0), hit.argmax(axis=0), -1)
-        pairs = seen.reshape(-1, 2, nl)
-        self.seen, self.mine, self.twice, self.emptied = seen, mine, twice, emptied
-        self.elim = pairs.all(axis=1) & ~mine.reshape(pairs.shape).any(axis=1)
+        from linkgraph.techniques.coloring.kernel import color_tables  # noqa: PLC0415 (numba: loaded on first use)
+
+        seen, mine, twice, emptied, elim = color_tables(nodes, starts, L, at, g.sees_words, members, g.size, medusa)
+        self.seen, self.mine, self.twice, self.emptied, self.elim = seen, mine, twice, emptied, elim
         self.failing = (twice | (emptied >= 0)).reshape(-1, 2)
         self.bounds = np.r_[starts, len(nodes)].tolist()
 
