@@ -314,6 +314,7 @@ def als_net_parts(cands, set_cells, selfsee, seeall, restricted_words, gcells, g
     # group nodes whose members all lie in an ALS node's sight, on its digit (by node, then group)
     G, gw = gcells.shape
     nc = M - G
+    seen_group = np.zeros((K, G), dtype=np.bool_)
     count = 0
     for a in range(K):
         for gi in range(G):
@@ -325,23 +326,17 @@ def als_net_parts(cands, set_cells, selfsee, seeall, restricted_words, gcells, g
                         ok = False
                         break
                 if ok:
+                    seen_group[a, gi] = True
                     count += 1
     ga = np.empty(count, dtype=np.int64)
     gr = np.empty(count, dtype=np.int64)
     t = 0
     for a in range(K):
         for gi in range(G):
-            if gdigit[gi] == ad[a]:
-                ok = True
-                for j in range(gw):
-                    c = gcells[gi, j]
-                    if c >= 0 and not sight_cells[a, c]:
-                        ok = False
-                        break
-                if ok:
-                    ga[t] = a
-                    gr[t] = gi + nc
-                    t += 1
+            if seen_group[a, gi]:
+                ga[t] = a
+                gr[t] = gi + nc
+                t += 1
     E = len(ea)
     la = np.concatenate((ea, ga))
     lr = np.empty(E + len(ga), dtype=np.int64)
