@@ -25,7 +25,9 @@ sheets of bases and covers, their pairs and triples, the cover columns), once pe
 for the ``++`` rungs; the Python enumeration it replaced is the oracle in
 tests/nets/test_structure.py. And the sub-nets of a nested search's stopped branches at
 level 1 are laid out and run in one call (`nest_failures`: the engine's numpy layout,
-`linkgraph.nets.engine._nest_words`, is its oracle in tests/nets/test_kernel.py).
+`linkgraph.nets.engine._nest_words`, is its oracle in tests/nets/test_kernel.py). The
+depth-1 locking pairs of a structure are found in one call too (`group_pairs`, whose
+oracles, the Python form it replaced and a matrix form, are in tests/nets/test_structure.py).
 
 numba compiles these functions on first use and caches the machine code beside this
 file (``cache=True``), so a process after the first loads them in a fraction of a second.
@@ -36,9 +38,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "nest_failures", "patterns",
-           "rounds_into", "select_bits", "set_summary", "strong_sets", "subnet_best", "subnet_outer", "supports_exceed",
-           "weak_parents"]
+__all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "group_pairs",
+           "nest_failures", "patterns", "rounds_into", "select_bits", "set_summary", "strong_sets", "subnet_best",
+           "subnet_outer", "supports_exceed", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -939,3 +941,114 @@ def subnet_outer(ron, roff, c, k, sees, others, base, real, cs, mem, max_options
                 codes[n] = 2 * m + (0 if e & 1 else 1)
                 n += 1
     return weak, strong, kinds, sets, ptr, keys, i, sup, np.sort(codes[:n])
+
+
+# ---- the depth-1 locking pairs of a structure (linkgraph.nets.structure.Structure._build_groups) ----
+
+@njit(cache=True, nogil=True)
+def group_pairs(sets, mem, L, n, ncells, partners, glob_to_local):  # pragma: no cover
+    """The pairs (A, B) of house sets of one digit, in houses sharing 2 or more cells
+    (`partners`: per house, the houses it meets so, padded with -1, in the order of
+    `Geometry.intersections`), with 2 or more members in common and a member of B outside
+    A: by digit (in the order the digits' first house sets come in `sets`, the local sets'
+    global indices), then A, then B (ascending local set). `mem` holds each local set's
+    members ascending, padded with `L`; `glob_to_local` maps a global set to its local one
+    (-1: none). Returns ``(a, b, inter_ptr, inter, out_a_ptr, out_a, out_b_pair,
+    out_b)``: per pair its sets, its members in A and B, and in A only (flat, from the
+    pointers), and the (pair, member of B only) pairs, by pair then member."""
+    S, width = mem.shape
+    H = partners.shape[0]
+    # the digits in the order their first house sets come, and each digit's sets ascending
+    first = np.full(n, S, dtype=np.int64)
+    count = np.zeros(n, dtype=np.int64)
+    for j in range(S):
+        g = sets[j]
+        if g >= ncells:
+            d = (g - ncells) % n
+            if first[d] == S:
+                first[d] = j
+            count[d] += 1
+    digits = np.argsort(first, kind="mergesort")
+    ra = [0]
+    ra.pop()
+    rb = [0]
+    rb.pop()
+    iptr = [0]
+    ival = [0]
+    ival.pop()
+    optr = [0]
+    oval = [0]
+    oval.pop()
+    pb = [0]
+    pb.pop()
+    kb = [0]
+    kb.pop()
+    bs = np.empty(partners.shape[1], dtype=np.int64)
+    for di in range(n):
+        d = digits[di]
+        if first[d] == S:
+            break
+        for a in range(first[d], S):
+            ga = sets[a]
+            if ga < ncells or (ga - ncells) % n != d:
+                continue
+            h = (ga - ncells) // n
+            nb = 0
+            for q in range(partners.shape[1]):
+                h2 = partners[h, q]
+                if h2 < 0:
+                    break
+                b = glob_to_local[ncells + h2 * n + d]
+                if b >= 0:
+                    bs[nb] = b
+                    nb += 1
+            bs[:nb].sort()
+            for q in range(nb):
+                b = bs[q]
+                # both, A only and B only by a merge of the two ascending member rows
+                i = 0
+                j = 0
+                shared = 0
+                b_only = 0
+                while i < width or j < width:
+                    x = mem[a, i] if i < width else L
+                    y = mem[b, j] if j < width else L
+                    if x >= L and y >= L:
+                        break
+                    if x == y:
+                        shared += 1
+                        i += 1
+                        j += 1
+                    elif x < y:
+                        i += 1
+                    else:
+                        b_only += 1
+                        j += 1
+                if shared < 2 or b_only == 0:
+                    continue
+                p = len(ra)
+                ra.append(a)
+                rb.append(b)
+                i = 0
+                j = 0
+                while i < width or j < width:
+                    x = mem[a, i] if i < width else L
+                    y = mem[b, j] if j < width else L
+                    if x >= L and y >= L:
+                        break
+                    if x == y:
+                        ival.append(x)
+                        i += 1
+                        j += 1
+                    elif x < y:
+                        oval.append(x)
+                        i += 1
+                    else:
+                        pb.append(p)
+                        kb.append(y)
+                        j += 1
+                iptr.append(len(ival))
+                optr.append(len(oval))
+    return (np.array(ra, dtype=np.int64), np.array(rb, dtype=np.int64), np.array(iptr, dtype=np.int64),
+            np.array(ival, dtype=np.int64), np.array(optr, dtype=np.int64), np.array(oval, dtype=np.int64),
+            np.array(pb, dtype=np.int64), np.array(kb, dtype=np.int64))

@@ -30,7 +30,6 @@ import numpy as np
 from linkgraph.nets.engine import Tables, kernels
 from linkgraph.grid import Grid
 from linkgraph.model import Candidate
-from linkgraph.bitops import bits
 
 __all__ = ["Structure"]
 
@@ -43,6 +42,35 @@ def _cand_set_table(g) -> np.ndarray:
     out = np.full((len(rows), r), g.number_of_sets, dtype=np.int64)
     for k, x in enumerate(rows):
         out[k, : len(x)] = x
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _sees_table(g) -> np.ndarray:
+    """``(candidates + 1, d)``: the candidates each candidate sees (`Geometry.sees`), ascending,
+    padded with ``number_of_candidates``; the last row, all padding, is where `Structure`
+    sends a dropped candidate."""
+    sees = g.sees
+    n = sees.sum(axis=1)
+    out = np.full((len(sees) + 1, max(int(n.max(initial=0)), 1)), len(sees), dtype=np.int64)
+    rows, cols = np.nonzero(sees)
+    out[rows, np.arange(len(rows)) - np.repeat(np.cumsum(n) - n, n)] = cols
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _partner_table(g) -> np.ndarray:
+    """``(houses, p)``: per house, the houses sharing 2 or more cells with it
+    (`Geometry.intersections`, in its order), padded with -1."""
+    partners: list[list[int]] = [[] for _ in g.house_cells]
+    for (h1, h2), _ in g.intersections:
+        partners[h1].append(h2)
+        partners[h2].append(h1)
+    out = np.full((len(partners), max((len(x) for x in partners), default=0) + 1), -1, dtype=np.int64)
+    for h, x in enumerate(partners):
+        out[h, : len(x)] = x
     out.setflags(write=False)
     return out
 
@@ -190,12 +218,16 @@ class Structure:
     def sees_pad(self) -> np.ndarray:
         """``(candidates, d)``: the candidates each one sees (`sees`), ascending, padded with
         the size (one past the last candidate)."""
-        rows, cols = np.nonzero(self.sees)
+        # read off the geometry's table of peers (a few per candidate) instead of the (L, L)
+        # block of `sees`: each global peer mapped to its local index, the dropped ones (-1)
+        # to the padding, which sorts last
         L = self.size
-        n = np.bincount(rows, minlength=L)
-        out = np.full((L, max(int(n.max(initial=0)), 1)), L, dtype=np.int64)
-        out[rows, np.arange(len(rows)) - np.repeat(np.cumsum(n) - n, n)] = cols
-        return out
+        local = np.append(self.local, np.int32(-1))
+        out = local.take(_sees_table(self.geometry)[self.cands]).astype(np.int64)
+        out[out < 0] = L
+        out.sort(axis=1)
+        width = int((out < L).sum(axis=1).max(initial=0))
+        return np.ascontiguousarray(out[:, : max(width, 1)])
 
     @cached_property
     def set_local(self) -> dict[int, int]:
@@ -308,57 +340,21 @@ class Structure:
         as sorted (pair, candidate) arrays.
 
         Only sets of two houses that share 2 or more cells (`Geometry.intersections`) can share
-        2 members; their members are Python int masks, so each such pair is a few bit operations.
+        2 members; the pairs and their member lists come from one compiled call
+        (`linkgraph.nets.kernel.group_pairs`, a merge of the two sets' ascending members).
         """
         g = self.geometry
-        n, ncells = g.size, g.number_of_cells
-        glob_to_local = self.set_local
-        members = self.members_list
-        masks: dict[int, int] = {}  # local house set -> its members as a bit mask
-        by_digit: dict[int, list[int]] = {}
-        sets = self.sets.tolist()
-        for j, glob in enumerate(sets):
-            if glob >= ncells:
-                m = 0
-                for k in members[j]:
-                    m |= 1 << k
-                masks[j] = m
-                by_digit.setdefault((glob - ncells) % n, []).append(j)
-        partners: dict[int, list[int]] = {}  # house -> the houses sharing 2+ cells with it
-        for (h1, h2), _ in g.intersections:
-            partners.setdefault(h1, []).append(h2)
-            partners.setdefault(h2, []).append(h1)
-        ra: list[int] = []
-        rb: list[int] = []
-        inter: list[list[int]] = []
-        out_a: list[list[int]] = []
-        pb: list[int] = []
-        kb: list[int] = []
-        for d, js in by_digit.items():
-            for a in js:
-                ma = masks[a]
-                h = (sets[a] - ncells) // n
-                bs = []
-                for h2 in partners.get(h, ()):
-                    b = glob_to_local.get(ncells + h2 * n + d)
-                    if b is not None:
-                        bs.append(b)
-                bs.sort()
-                for b in bs:
-                    mb = masks[b]
-                    both = ma & mb
-                    if both & (both - 1) and mb & ~ma:  # 2+ shared members, and B has one outside A
-                        kb += (ks := bits(mb & ~ma))
-                        pb += [len(ra)] * len(ks)
-                        ra.append(a)
-                        rb.append(b)
-                        inter.append(bits(both))
-                        out_a.append(bits(ma & ~mb))
+        gl = np.full(g.number_of_sets, -1, dtype=np.int64)
+        gl[self.sets] = np.arange(len(self.sets))
+        ra, rb, iptr, ival, optr, oval, pb, kb = kernels().group_pairs(
+            self.sets.astype(np.int64), self.mem_pad, self.size, g.size, g.number_of_cells, _partner_table(g), gl)
+        ival, oval = ival.tolist(), oval.tolist()
+        iptr, optr = iptr.tolist(), optr.tolist()
         return {
-            "pairs": list(zip(ra, rb)),
-            "outB": (np.array(pb, dtype=np.int64), np.array(kb, dtype=np.int64)),
-            "inter": inter,
-            "outA": out_a,
+            "pairs": list(zip(ra.tolist(), rb.tolist())),
+            "outB": (pb, kb),
+            "inter": [ival[x:y] for x, y in zip(iptr, iptr[1:])],
+            "outA": [oval[x:y] for x, y in zip(optr, optr[1:])],
         }
 
     # ---- depth 2: subsets and fish ----------------------------------------

@@ -1,8 +1,9 @@
 """The net Structure's depth-1 and depth-2 tables against the plain constructions they replaced.
 
 `Structure._build_groups` finds the locking pairs (A, B) from the geometry's house
-intersections and Python bit masks; the oracle below is the earlier form, an incidence
-matrix product per digit over every pair of house sets (STYLE.md §11: the faster version
+intersections in one compiled call (`linkgraph.nets.kernel.group_pairs`); the oracles below
+are the two earlier forms, the Python one over bit masks it replaced (`_groups_in_python`)
+and before it an incidence matrix product per digit over every pair of house sets (STYLE.md §11: the faster version
 keeps the simple one as its test oracle). Both must give the same pairs in the same order
 with the same member lists, on the positions of every geometry, at the start and after
 the basic ladder, and on random sound narrowings of them.
@@ -11,6 +12,10 @@ the basic ladder, and on random sound narrowings of them.
 (`linkgraph.nets.kernel.patterns`); `_patterns_in_python` is the Python enumeration it
 replaced, dictionaries and Python int masks: both must give the same patterns in the same
 order, the same cover columns and the same member tables on the same positions.
+
+`Structure.sees_pad` reads each kept candidate's peers off a per-geometry table; the
+oracle is the form it replaced, the nonzero entries of the ``(L, L)`` block of
+`Geometry.sees` between the kept candidates.
 """
 
 from __future__ import annotations
@@ -57,6 +62,68 @@ def _groups_by_matrices(st: Structure) -> dict:
     A, B = Mb[:, ra].T, Mb[:, rb].T
     return {"pairs": list(zip(ra, rb)), "outB": np.nonzero(B & ~A), "inter": _row_lists(A & B),
             "outA": _row_lists(A & ~B)}
+
+
+def _groups_in_python(self: Structure) -> dict:
+    """The Python `Structure._build_groups` that `linkgraph.nets.kernel.group_pairs` replaced:
+    pairs (A, B) of same-digit sets sharing >= 2 live members, B with a member outside A,
+    by digit (in the order the digits' first sets come), then A, then B: ``pairs``, and per
+    pair ``inter`` (A & B), ``outA`` (A - B) as lists of local candidates ascending, ``outB`` (B - A)
+    as sorted (pair, candidate) arrays.
+
+    Only sets of two houses that share 2 or more cells (`Geometry.intersections`) can share
+    2 members; their members are Python int masks, so each such pair is a few bit operations.
+    """
+    g = self.geometry
+    n, ncells = g.size, g.number_of_cells
+    glob_to_local = self.set_local
+    members = self.members_list
+    masks: dict[int, int] = {}  # local house set -> its members as a bit mask
+    by_digit: dict[int, list[int]] = {}
+    sets = self.sets.tolist()
+    for j, glob in enumerate(sets):
+        if glob >= ncells:
+            m = 0
+            for k in members[j]:
+                m |= 1 << k
+            masks[j] = m
+            by_digit.setdefault((glob - ncells) % n, []).append(j)
+    partners: dict[int, list[int]] = {}  # house -> the houses sharing 2+ cells with it
+    for (h1, h2), _ in g.intersections:
+        partners.setdefault(h1, []).append(h2)
+        partners.setdefault(h2, []).append(h1)
+    ra: list[int] = []
+    rb: list[int] = []
+    inter: list[list[int]] = []
+    out_a: list[list[int]] = []
+    pb: list[int] = []
+    kb: list[int] = []
+    for d, js in by_digit.items():
+        for a in js:
+            ma = masks[a]
+            h = (sets[a] - ncells) // n
+            bs = []
+            for h2 in partners.get(h, ()):
+                b = glob_to_local.get(ncells + h2 * n + d)
+                if b is not None:
+                    bs.append(b)
+            bs.sort()
+            for b in bs:
+                mb = masks[b]
+                both = ma & mb
+                if both & (both - 1) and mb & ~ma:  # 2+ shared members, and B has one outside A
+                    kb += (ks := bits(mb & ~ma))
+                    pb += [len(ra)] * len(ks)
+                    ra.append(a)
+                    rb.append(b)
+                    inter.append(bits(both))
+                    out_a.append(bits(ma & ~mb))
+    return {
+        "pairs": list(zip(ra, rb)),
+        "outB": (np.array(pb, dtype=np.int64), np.array(kb, dtype=np.int64)),
+        "inter": inter,
+        "outA": out_a,
+    }
 
 
 def _patterns_in_python(self: Structure) -> dict:
@@ -189,11 +256,32 @@ def _positions():
 @pytest.mark.parametrize("grid", list(_positions()), ids=lambda grid: grid.geometry.name)
 def test_groups_are_those_of_the_matrix_construction(grid):
     st = Structure(grid, depth=1)
-    got, want = st._groups, _groups_by_matrices(st)
-    assert got["pairs"] == want["pairs"]
-    assert got["inter"] == want["inter"] and got["outA"] == want["outA"]
-    assert [a.tolist() for a in got["outB"]] == [a.tolist() for a in want["outB"]]
+    got = st._groups
+    for want in (_groups_by_matrices(st), _groups_in_python(st)):
+        assert got["pairs"] == want["pairs"]
+        assert got["inter"] == want["inter"] and got["outA"] == want["outA"]
+        assert [a.tolist() for a in got["outB"]] == [a.tolist() for a in want["outB"]]
+    assert all(a.dtype == np.int64 for a in got["outB"])
     assert len(got["pairs"]) > 0 or grid.is_solved()
+
+
+def _sees_pad_by_matrix(st: Structure) -> np.ndarray:
+    rows, cols = np.nonzero(st.geometry.sees[np.ix_(st.cands, st.cands)])
+    L = st.size
+    n = np.bincount(rows, minlength=L)
+    out = np.full((L, max(int(n.max(initial=0)), 1)), L, dtype=np.int64)
+    out[rows, np.arange(len(rows)) - np.repeat(np.cumsum(n) - n, n)] = cols
+    return out
+
+
+@pytest.mark.parametrize("grid", list(_positions()), ids=lambda grid: grid.geometry.name)
+def test_sees_pad_is_the_matrix_construction(grid):
+    st = Structure(grid)
+    got, want = st.sees_pad, _sees_pad_by_matrix(st)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert (got == want).all()
+    assert got.flags.c_contiguous
+    assert (got < st.size).any() or grid.is_solved()
 
 
 @pytest.mark.parametrize("grid", list(_positions())[::2], ids=lambda grid: grid.geometry.name)
