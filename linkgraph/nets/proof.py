@@ -431,32 +431,22 @@ class BranchProof:
         return self._options
 
     def _contradiction_options(self):
-        c = self.failed
-        if c < 0:
+        """The options as `linkgraph.nets.kernel.contradiction_options` lists them (the same
+        for every depth and level: only the failing round's literals and their sets are
+        read), with their keys as the walks name them."""
+        if self.failed < 0:
             return []
-        st = self.st
-        members, sets_of = st.members_list, st.cand_sets_list
-        ron, roff = self._rounds_on, self._rounds_off
-        # the branch had no contradiction before round c, so each one holds a literal of
-        # round c: only those literals and their sets are read (and each option's round is c)
-        kon = np.flatnonzero(self.ron == c).tolist()
-        koff = np.flatnonzero(self.roff == c).tolist()
-        off_keys, on_keys = st.literal_keys
-        opts = [(c, "both", -1, [on_keys[k], off_keys[k]]) for k in sorted({*kon, *koff})
-                if 0 <= ron[k] <= c and 0 <= roff[k] <= c]
-        for j in sorted({j for k in koff for j in sets_of[k]}):
-            for m in members[j]:
-                if not 0 <= roff[m] <= c:
-                    break
-            else:
-                opts.append((c, "empty", j, [off_keys[m] for m in members[j]]))
-        for j in sorted({j for k in kon for j in sets_of[k]}):
-            ons = [m for m in members[j] if 0 <= ron[m] <= c]
-            if len(ons) >= 2:
-                ons = sorted(ons, key=lambda m: (ron[m], m))[:2]
-                opts.append((c, "two-on", j, [on_keys[m] for m in ons]))
-        opts.sort(key=lambda o: (o[0], len(o[3]), o[1], o[2]))
-        return [(kind, j, keys) for _, kind, j, keys in opts[:_MAX_OPTIONS]]
+        compiled = self._compiled_options
+        if compiled is None:
+            st = self.st
+            compiled = kernels().contradiction_options(self._ron16, self._roff16, self.failed, st.mem_pad, st.cs_pad,
+                                                       _MAX_OPTIONS)
+        kinds, sets, ptr, keys = compiled
+        off_keys, on_keys = self.st.literal_keys
+        codes = keys.tolist()
+        bounds = ptr.tolist()
+        return [(_OPTION_KINDS[kind], j, [on_keys[e >> 1] if e & 1 else off_keys[e >> 1] for e in codes[a:b]])
+                for kind, j, a, b in zip(kinds.tolist(), sets.tolist(), bounds[:-1], bounds[1:])]
 
     # ---- support DAG -----------------------------------------------------------
     def support(self, keys, limit: int | None = None, node_limit: int | None = None) -> set | None:

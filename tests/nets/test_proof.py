@@ -2,7 +2,8 @@
 
 `linkgraph.nets.proof._weak_parents` and `_strong_sets` find the reason
 arrays of many branches in one pass (the failed branches of a nested search
-are explained together); `BranchProof.contradiction_options` reads only the
+are explained together); `BranchProof.contradiction_options` (the compiled
+`linkgraph.nets.kernel.contradiction_options` at every depth and level) reads only the
 sets of the failing round's literals. The oracles below are the former
 versions, written plainly over numpy rows.
 """
