@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from linkgraph.bitops import nonzero2, pack
+from linkgraph.bitops import pack
 from linkgraph.grid import Grid, cached
 from linkgraph.model import Als
 from linkgraph.techniques.aic.net import Net, grouped_net
@@ -122,8 +122,10 @@ def _base_parts(grid: Grid) -> _BaseParts:
     single = np.where(one, table[:, 0], C)
     node_of = np.full(C + 1, -1, dtype=np.intp)
     node_of[single[one]] = np.flatnonzero(one)
+    # `Net.sight` is `sees_all`'s nonzero pairs by node, then candidate: the grouped net
+    # fills it in as it builds `sees_all`, so it is not searched for again here
     return _BaseParts(cells, table[:, 0] % n, base.preds[True], base.preds[False], base.sees_packed,
-                      nonzero2(base.sees_all), single, node_of, int(one.sum()))
+                      base.sight, single, node_of, int(one.sum()))
 
 
 @lru_cache(maxsize=8)

@@ -156,3 +156,18 @@ def test_the_compiled_net_is_the_numpy_one(max_size):
         nets += 1
         links += len(want.preds[False][0])
     assert nets > 5 and links > 0
+
+
+def test_the_base_parts_sight_is_the_nonzero_of_sees_all():
+    """`_base_parts` takes the grouped net's `sight` as it was filled in by `grouped_net`
+    instead of searching `sees_all` again: the same pairs, order and dtype as that search."""
+    pairs = 0
+    for grid in POSITIONS:
+        base = grouped_net(grid)
+        got = net._base_parts(grid).sight
+        want = nonzero2(base.sees_all)
+        assert len(got) == 2
+        for x, y in zip(got, want):
+            assert x.dtype == y.dtype and np.array_equal(x, y)
+        pairs += len(want[0])
+    assert pairs > 1000
