@@ -65,11 +65,11 @@ class Tables:
     @cached_property
     def groups(self):
         gr = self._groups
-        nonempty = [i for i, x in enumerate(gr["outA"]) if len(x)]
-        always = np.array([not len(x) for x in gr["outA"]], dtype=bool)
-        idx, start, _ = _segments([gr["outA"][i] for i in nonempty])
+        ptr, idx = gr["outA_flat"]  # the lists of "outA" end to end, and where each starts
+        lens = np.diff(ptr)
+        nonempty = np.flatnonzero(lens)
         ps, ks = gr["outB"]  # (pair, candidate) pairs, by pair then candidate
-        return np.array(nonempty, dtype=np.int64), always, idx, start, _targets(ps, ks)
+        return nonempty, lens == 0, idx, ptr[:-1].take(nonempty), _targets(ps, ks)
 
     @cached_property
     def kernel_groups(self) -> tuple:
@@ -94,7 +94,7 @@ class Tables:
     def patterns(self):
         pt = self._patterns
         (cc, kk), owner, T, K = pt["A"], pt["owner"], pt["T"], pt["K"]
-        # members of each cover column, column by column (as _segments lays them out)
+        # members of each cover column, column by column, end to end
         lens = np.bincount(cc, minlength=K)
         assert (lens > 0).all()
         idx = kk.astype(np.int64)
@@ -141,15 +141,6 @@ def kernel_tables(tb: Tables, depth: int) -> tuple:
     if depth >= 2 and tb._patterns["P"]:
         p_args = tb.kernel_patterns
     return g_args + p_args
-
-
-def _segments(lists):
-    """Flatten non-empty index lists for reduceat: (flat indices, segment starts, owners)."""
-    lens = np.array([len(x) for x in lists], dtype=np.int64)
-    assert (lens > 0).all() or not len(lens)
-    flat = np.concatenate([np.asarray(x, dtype=np.int64) for x in lists]) if len(lists) else np.zeros(0, np.int64)
-    starts = np.r_[0, np.cumsum(lens)[:-1]] if len(lists) else np.zeros(0, np.int64)
-    return flat, starts.astype(np.int64), np.arange(len(lists))
 
 
 class Run:

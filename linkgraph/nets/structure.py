@@ -337,7 +337,9 @@ class Structure:
         """Pairs (A, B) of same-digit sets sharing >= 2 live members, B with a member outside A,
         by digit (in the order the digits' first sets come), then A, then B: ``pairs``, and per
         pair ``inter`` (A & B), ``outA`` (A - B) as lists of local candidates ascending, ``outB`` (B - A)
-        as sorted (pair, candidate) arrays.
+        as sorted (pair, candidate) arrays; ``outA_flat`` is ``outA`` as the engine's tables
+        read it (`linkgraph.nets.engine.Tables.groups`): where each list starts (and one past
+        the last) and the lists end to end.
 
         Only sets of two houses that share 2 or more cells (`Geometry.intersections`) can share
         2 members; the pairs and their member lists come from one compiled call
@@ -348,6 +350,7 @@ class Structure:
         gl[self.sets] = np.arange(len(self.sets))
         ra, rb, iptr, ival, optr, oval, pb, kb = kernels().group_pairs(
             self.sets.astype(np.int64), self.mem_pad, self.size, g.size, g.number_of_cells, _partner_table(g), gl)
+        optr_a, oval_a = optr, oval
         ival, oval = ival.tolist(), oval.tolist()
         iptr, optr = iptr.tolist(), optr.tolist()
         return {
@@ -355,6 +358,7 @@ class Structure:
             "outB": (pb, kb),
             "inter": [ival[x:y] for x, y in zip(iptr, iptr[1:])],
             "outA": [oval[x:y] for x, y in zip(optr, optr[1:])],
+            "outA_flat": (optr_a, oval_a),  # "outA" end to end, and where each list starts
         }
 
     # ---- depth 2: subsets and fish ----------------------------------------

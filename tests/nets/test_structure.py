@@ -284,6 +284,35 @@ def test_sees_pad_is_the_matrix_construction(grid):
     assert (got < st.size).any() or grid.is_solved()
 
 
+def _tables_groups_from_lists(st: Structure) -> tuple:
+    """The engine's `Tables.groups` as it was built from the lists of ``outA``: the pairs
+    with members of A outside B, which pairs have none, those members end to end and where
+    each pair's start, and the (pair, target) pairs sorted by target."""
+    gr = st._groups
+    nonempty = [i for i, x in enumerate(gr["outA"]) if len(x)]
+    always = np.array([not len(x) for x in gr["outA"]], dtype=bool)
+    lists = [gr["outA"][i] for i in nonempty]
+    lens = np.array([len(x) for x in lists], dtype=np.int64)
+    idx = np.concatenate([np.asarray(x, dtype=np.int64) for x in lists]) if lists else np.zeros(0, np.int64)
+    start = (np.r_[0, np.cumsum(lens)[:-1]] if lists else np.zeros(0, np.int64)).astype(np.int64)
+    ps, ks = gr["outB"]
+    order = np.argsort(ks, kind="stable")
+    src, k = ps[order], ks[order]
+    starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]]) if len(k) else np.zeros(0, dtype=np.int64)
+    return np.array(nonempty, dtype=np.int64), always, idx, start, (src, k, starts, k[starts])
+
+
+@pytest.mark.parametrize("grid", list(_positions()), ids=lambda grid: grid.geometry.name)
+def test_the_engine_reads_the_groups_as_the_lists_give_them(grid):
+    """`Tables.groups` from the flat ``outA_flat`` arrays: the arrays the lists gave."""
+    st = Structure(grid, depth=1)
+    got, want = st.tables.groups, _tables_groups_from_lists(st)
+    flat = [*got[:4], *got[4]]
+    for x, y in zip(flat, [*want[:4], *want[4]], strict=True):
+        assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y)
+    assert len(got[2]) > 0 or grid.is_solved()
+
+
 @pytest.mark.parametrize("grid", list(_positions())[::2], ids=lambda grid: grid.geometry.name)
 def test_patterns_are_those_of_the_python_enumeration(grid):
     st = Structure(grid, depth=2)
