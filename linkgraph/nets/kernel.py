@@ -39,8 +39,8 @@ import numpy as np
 from numba import njit
 
 __all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "group_pairs",
-           "nest_failures", "patterns", "rounds_into", "select_bits", "set_summary", "strong_sets", "subnet_best",
-           "subnet_outer", "supports_exceed", "weak_parents"]
+           "nest_failures", "patterns", "rounds_into", "select_bits", "set_summary", "shallow_counts", "strong_sets",
+           "subnet_best", "subnet_outer", "supports_exceed", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -426,13 +426,15 @@ def _visit(f, mark, stamp, out, n, stack, top):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def _support(start, ron, roff, strong, weak, mem, limit, mark, stamp, out):  # pragma: no cover
+def _support(start, ron, roff, strong, weak, mem, limit, mark, stamp, out, leaves=False):  # pragma: no cover
     """The literal keys (``2k + 1`` for +k, ``2k`` for -k) a depth-0 branch needs for the
     keys `start`, written to `out`, and their number: the keys themselves and, through their
     reasons, for an ON literal of round > 0 the other members of its set `strong[k]` OFF,
     for an OFF one of round > 0 its weak parent ``+weak[k]``; round 0 (or never) is a
     leaf. -1 once more than `limit` (when `limit` >= 0); -2 at a literal without such a
-    reason (not of depth 0). `mark` holds `stamp` for the keys seen."""
+    reason (not of depth 0), unless `leaves`: then an OFF literal without a weak parent (at
+    depth 0 with nesting, one only a sub-net explains) is a leaf too. `mark` holds `stamp`
+    for the keys seen."""
     L = ron.shape[0]
     width = mem.shape[1]
     stack = np.empty(2 * L, dtype=np.int64)
@@ -463,6 +465,8 @@ def _support(start, ron, roff, strong, weak, mem, limit, mark, stamp, out):  # p
                 continue
             j = weak[k]
             if j < 0:
+                if leaves:
+                    continue
                 return -2
             n, top = _visit(2 * j + 1, mark, stamp, out, n, stack, top)
         if 0 <= limit < n:
@@ -510,6 +514,25 @@ def supports_exceed(ptr, keys, ron, roff, strong, weak, mem, limit):  # pragma: 
         if n >= 0:
             return 0
     return 1
+
+
+@njit(cache=True, nogil=True)
+def shallow_counts(ptr, keys, ron, roff, strong, weak, mem):  # pragma: no cover
+    """Per option (`ptr`, `keys` as `contradiction_options` gives them), the number of keys
+    of its depth-0 support with every OFF literal that has no weak parent taken as a leaf
+    (`_support` with `leaves`): with nesting, the support short of what the sub-nets add, a
+    lower bound on the whole one. -2 for all when an ON literal has no strong set."""
+    L = ron.shape[0]
+    mark = np.zeros(2 * L, dtype=np.int64)
+    out = np.empty(2 * L, dtype=np.int64)
+    counts = np.empty(len(ptr) - 1, dtype=np.int64)
+    for i in range(len(ptr) - 1):
+        n = _support(keys[ptr[i] : ptr[i + 1]], ron, roff, strong, weak, mem, -1, mark, i + 1, out, True)
+        if n == -2:
+            counts[:] = -2
+            return counts
+        counts[i] = n
+    return counts
 
 
 # ---- a whole run that only reports failures (the sub-nets of linkgraph.nets.engine._nest) ----

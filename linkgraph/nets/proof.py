@@ -436,17 +436,39 @@ class BranchProof:
         read), with their keys as the walks name them."""
         if self.failed < 0:
             return []
-        compiled = self._compiled_options
-        if compiled is None:
-            st = self.st
-            compiled = kernels().contradiction_options(self._ron16, self._roff16, self.failed, st.mem_pad, st.cs_pad,
-                                                       _MAX_OPTIONS)
-        kinds, sets, ptr, keys = compiled
+        kinds, sets, ptr, keys = self._option_arrays
         off_keys, on_keys = self.st.literal_keys
         codes = keys.tolist()
         bounds = ptr.tolist()
         return [(_OPTION_KINDS[kind], j, [on_keys[e >> 1] if e & 1 else off_keys[e >> 1] for e in codes[a:b]])
                 for kind, j, a, b in zip(kinds.tolist(), sets.tolist(), bounds[:-1], bounds[1:])]
+
+    @cached_property
+    def _option_arrays(self) -> tuple:
+        """The contradiction options of a failed branch as the kernel lists them (kinds, sets,
+        pointers, key codes): `_compiled_options` where that applies, else the same call."""
+        compiled = self._compiled_options
+        if compiled is None:
+            st = self.st
+            compiled = kernels().contradiction_options(self._ron16, self._roff16, self.failed, st.mem_pad, st.cs_pad,
+                                                       _MAX_OPTIONS)
+        return compiled
+
+    @cached_property
+    def _shallow_counts(self) -> list[int] | None:
+        """At depth 0 (any level), per contradiction option the node count of its support
+        with every literal only a sub-net explains taken as a leaf (an OFF literal without a
+        weak parent: at depth 0 there is no group or pattern), found by the kernel
+        (`linkgraph.nets.kernel.shallow_counts`); None elsewhere. A lower bound on the
+        option's whole support, which holds those literals and more."""
+        if self.depth != 0 or self.failed < 0:
+            return None
+        _, _, ptr, keys = self._option_arrays
+        counts = kernels().shallow_counts(ptr, keys, self._ron16, self._roff16, self._strong_row, self._weak_row,
+                                          self.st.mem_pad)
+        if len(counts) and counts[0] == -2:
+            return None
+        return counts.tolist()
 
     # ---- support DAG -----------------------------------------------------------
     def support(self, keys, limit: int | None = None, node_limit: int | None = None) -> set | None:
@@ -552,6 +574,11 @@ class BranchProof:
                                             self._weak_row, self.st.mem_pad, limit)
             if out >= 0:
                 return bool(out)
+        # an option whose support short of its sub-nets is past the limit is past it whole
+        counts = self._shallow_counts
+        if counts is not None:
+            return all(n > limit or self.support(keys, node_limit=limit) is None
+                       for n, (_, _, keys) in zip(counts, self.contradiction_options(), strict=True))
         return all(self.support(keys, node_limit=limit) is None for _, _, keys in self.contradiction_options())
 
     # ---- depth 0, no nesting: the contradictions' supports compiled -----------------
@@ -605,6 +632,9 @@ class BranchProof:
 
     def contradiction_bound(self) -> int:
         """A lower bound on the node count of `explain()`'s contradiction net (no sub-net run)."""
+        counts = self._shallow_counts
+        if counts is not None:
+            return min(counts, default=0)
         return min((self.node_count(self.shallow_support(keys)) for _, _, keys in self.contradiction_options()),
                    default=0)
 
@@ -620,8 +650,12 @@ class BranchProof:
         if found is not False:
             return found
         best = None
-        for kind, j, keys in self.contradiction_options():
-            # a support larger than the best so far cannot win (ties go by kind and set)
+        counts = self._shallow_counts
+        for i, (kind, j, keys) in enumerate(self.contradiction_options()):
+            # a support larger than the best so far cannot win (ties go by kind and set); one
+            # whose part short of its sub-nets is larger already is not walked
+            if best is not None and counts is not None and counts[i] > best[0][0]:
+                continue
             sup = self.support(keys, None if best is None else best[0][0])
             if sup is None:
                 continue

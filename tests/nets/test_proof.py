@@ -161,3 +161,41 @@ def test_compiled_contradictions_match_the_walks():
         least = min(len(s) for s in sups)
         for limit in (least - 1, least, least + 3):
             assert bp.contradiction_exceeds(limit) is (least > limit)
+
+
+def test_shallow_counts_are_the_shallow_walks():
+    """`BranchProof._shallow_counts` (`linkgraph.nets.kernel.shallow_counts`) against the
+    Python walk it stands for, `node_count(shallow_support(keys))` per contradiction option,
+    on fresh branches (no sub-net made yet, so the walk stops at every literal only a
+    sub-net explains): nested branches of depth 0, where such literals occur, and branches
+    without nesting, where the count is the whole support's; and below the whole support."""
+    leaves = whole = 0
+    for puzzle, level in ((lg.samples.GOLDEN_NUGGET, 1), (lg.samples.EASTER_MONSTER, 1),
+                          (lg.samples.GNPX_FORCECHAIN, 0)):
+        st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), 0, level)
+        for b in [b for b in range(len(failed)) if failed[b] >= 0][:30]:
+            bp = BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=level)
+            options = bp.contradiction_options()
+            shallow = [bp.shallow_support(keys) for _, _, keys in options]
+            assert bp._shallow_counts == [bp.node_count(s) for s in shallow]
+            deferred = [k for s in shallow for k, on in s if not on and bp.roff[k] > 0 and bp._weak_row[k] < 0]
+            leaves += len(deferred)
+            if level == 0:
+                assert bp._shallow_counts == [bp.node_count(bp.support(keys)) for _, _, keys in options]
+            elif b % 5 == 0:
+                full = [bp.node_count(bp.support(keys)) for _, _, keys in options]
+                assert all(n <= f for n, f in zip(bp._shallow_counts, full, strict=True))
+                whole += sum(n < f for n, f in zip(bp._shallow_counts, full, strict=True))
+                # what reads the counts to skip walks: the same answers as the walks alone
+                fresh = BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=level)
+                for limit in (min(full) - 1, min(full)):
+                    assert fresh.contradiction_exceeds(limit) is (min(full) > limit)
+                sups = [bp.support(keys) for _, _, keys in options]
+                i = min(range(len(options)), key=lambda i: (len(sups[i]), options[i][0], options[i][1]))
+                assert fresh.best_contradiction() == (*options[i], sups[i])
+            assert bp.contradiction_bound() == min(bp._shallow_counts, default=0)
+    assert leaves > 20 and whole > 0
+    # at depth 2 the kernel does not apply (groups and patterns explain literals too)
+    st, ron, roff, failed = _branches(prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)), 2, 0)
+    b = next(b for b in range(len(failed)) if failed[b] >= 0)
+    assert BranchProof(st, ron[b], roff[b], failed[b], depth=2, level=0)._shallow_counts is None
