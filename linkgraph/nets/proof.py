@@ -248,12 +248,13 @@ class BranchProof:
             return None
         st = self.st
         member_sets = st.member_sets
+        pats = pt["pats"]
         for p in st.patterns_targeting(k):
-            family, combo, covers = pt["pats"][p]
             ms, cs = st.pattern_places(p)
-            touched = self._touched(ms, cs, len(combo), t)
+            touched = self._touched(ms, cs, pats.size(p), t)
             if touched is None or not any(k in member_sets[c] for c in touched):
                 continue
+            family, combo, covers = pats[p]  # the pattern's tuple, made for the one that applies
             ins = [m for m, c in zip(ms, cs) if c not in touched]
             via = " ".join(st.set_text(b) for b, _ in combo) + "|" + " ".join(st.set_text(c) for c in touched)
             attrs = {"kind": "pattern", "family": family, "via": via}

@@ -288,29 +288,29 @@ class Structure:
 
     @cached_property
     def _by_target(self) -> dict[int, list[int]]:
+        """Per target candidate, its patterns ascending: the (column, target) pairs ``T`` come
+        by column, so by pattern; sorted by target (stably), each run of one target lists its
+        patterns ascending, a pattern once."""
         pt = self._patterns
         cols, ks = pt["T"]
-        by: dict[int, list[int]] = {}
-        for c, kk in zip(cols.tolist(), ks.tolist()):
-            p = int(pt["owner"][c])
-            lst = by.setdefault(kk, [])
-            if not lst or lst[-1] != p:
-                lst.append(p)
-        return by
+        if not len(ks):
+            return {}
+        order = np.argsort(ks, kind="stable")
+        k = ks.take(order)
+        p = pt["owner"].take(cols.take(order)).astype(np.int64)
+        keep = np.flatnonzero(np.r_[True, (k[1:] != k[:-1]) | (p[1:] != p[:-1])])
+        k, p = k.take(keep), p.take(keep)
+        starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+        ps, bounds = p.tolist(), [*starts.tolist(), len(p)]
+        return {kk: ps[a:b] for kk, a, b in zip(k.take(starts).tolist(), bounds, bounds[1:])}
 
     def pattern_places(self, p: int) -> tuple[list[int], list[int]]:
         """Depth-2 pattern `p`'s base members, base by base in member order, and the cover
-        set of each (Python lists, made on first use)."""
+        set of each (Python lists, made on first use from the flat base table: a base's
+        members there are all of its members, in member order)."""
         got = self._places.get(p)
         if got is None:
-            members = self.members_list
-            ms: list[int] = []
-            cs: list[int] = []
-            for base, mp in self._patterns["pats"][p][1]:
-                for m in members[base]:
-                    ms.append(m)
-                    cs.append(mp[m])
-            got = self._places[p] = (ms, cs)
+            got = self._places[p] = self._patterns["pats"].places(p)
         return got
 
     @cached_property
@@ -406,6 +406,22 @@ class _Patterns:
 
     def __len__(self) -> int:
         return len(self._fam)
+
+    def size(self, p: int) -> int:
+        """The number of bases of pattern `p` (2 or 3)."""
+        return 3 if self._bases[p][2] >= 0 else 2
+
+    def places(self, p: int) -> tuple[list[int], list[int]]:
+        """Pattern `p`'s base members, base by base, and the cover of each, read off the
+        flat table without the per-base dictionaries."""
+        bptr, bk, bcov = self._bptr, self._bk, self._bcov
+        ms: list[int] = []
+        cs: list[int] = []
+        for b in self._bases[p]:
+            if b >= 0:
+                ms += bk[bptr[b] : bptr[b + 1]]
+                cs += bcov[bptr[b] : bptr[b + 1]]
+        return ms, cs
 
     def __getitem__(self, p: int) -> tuple:
         got = self._made.get(p)

@@ -313,6 +313,43 @@ def test_the_engine_reads_the_groups_as_the_lists_give_them(grid):
     assert len(got[2]) > 0 or grid.is_solved()
 
 
+def _by_target_in_python(st: Structure) -> dict:
+    """The Python `Structure._by_target` the sorted arrays replaced: per target, its patterns
+    in the order of the (column, target) pairs, each once."""
+    pt = st._patterns
+    cols, ks = pt["T"]
+    by: dict[int, list[int]] = {}
+    for c, kk in zip(cols.tolist(), ks.tolist()):
+        p = int(pt["owner"][c])
+        lst = by.setdefault(kk, [])
+        if not lst or lst[-1] != p:
+            lst.append(p)
+    return by
+
+
+def _places_from_dicts(st: Structure, p: int) -> tuple[list[int], list[int]]:
+    """The former `Structure.pattern_places`: each base's members in member order, their
+    covers read from the pattern tuple's member -> cover maps."""
+    ms: list[int] = []
+    cs: list[int] = []
+    for base, mp in st._patterns["pats"][p][1]:
+        for m in st.members_list[base]:
+            ms.append(m)
+            cs.append(mp[m])
+    return ms, cs
+
+
+@pytest.mark.parametrize("grid", list(_positions())[::2], ids=lambda grid: grid.geometry.name)
+def test_the_pattern_tables_the_proofs_read_are_the_python_ones(grid):
+    st = Structure(grid, depth=2)
+    assert st._by_target == _by_target_in_python(st)
+    pats = st._patterns["pats"]
+    for p in range(len(pats)):
+        assert st.pattern_places(p) == _places_from_dicts(st, p)
+        assert pats.size(p) == len(pats[p][1])
+    assert len(pats) > 0 or grid.is_solved()
+
+
 @pytest.mark.parametrize("grid", list(_positions())[::2], ids=lambda grid: grid.geometry.name)
 def test_patterns_are_those_of_the_python_enumeration(grid):
     st = Structure(grid, depth=2)
