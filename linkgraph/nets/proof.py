@@ -129,7 +129,7 @@ class BranchProof:
 
     # ---- literals ---------------------------------------------------------
     def lit(self, k: int, on: bool) -> Literal:
-        return self.st.literal(k, on)
+        return Literal(self.st.candidate(k), on=on)
 
     def round(self, k: int, on: bool) -> int:
         return (self._rounds_on if on else self._rounds_off)[k]

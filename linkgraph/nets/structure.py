@@ -29,7 +29,7 @@ import numpy as np
 
 from linkgraph.nets.engine import Tables, kernels
 from linkgraph.grid import Grid
-from linkgraph.model import Candidate, Literal
+from linkgraph.model import Candidate
 
 __all__ = ["Structure"]
 
@@ -139,7 +139,7 @@ class Structure:
         self._places: dict[int, tuple[list[int], list[int]]] = {}
 
     #: The derived forms that do not depend on the depth, lent with the tables by `_share`.
-    _SHARED = ("members_list", "cand_sets_list", "set_local", "sees", "sees_pad", "literal_keys", "_literals")
+    _SHARED = ("members_list", "cand_sets_list", "set_local", "sees", "sees_pad", "literal_keys")
 
     def _share(self, base: Structure, depth: int) -> None:
         for name in ("grid", "geometry", "cands", "local", "sets", "mem_pad", "cs_pad"):
@@ -232,20 +232,6 @@ class Structure:
     @cached_property
     def set_local(self) -> dict[int, int]:
         return {int(s): i for i, s in enumerate(self.sets)}
-
-    def literal(self, k: int, on: bool) -> Literal:
-        """The `Literal` of local candidate `k` (ON or OFF), made once per structure: a proof
-        names the same literals many times, and a Literal is frozen."""
-        made = self._literals
-        key = 2 * k + on
-        lit = made.get(key)
-        if lit is None:
-            lit = made[key] = Literal(self.candidate(k), on=bool(on))
-        return lit
-
-    @cached_property
-    def _literals(self) -> dict[int, Literal]:
-        return {}
 
     @cached_property
     def literal_cache(self) -> list[Candidate]:

@@ -416,14 +416,3 @@ def test_a_structure_lent_the_tables_of_another_depth_is_the_one_built_alone(gri
     live[np.flatnonzero(live)[0]] = False
     other = lg.Grid(grid.geometry, live, grid.givens, grid.placed)  # a base of another grid lends nothing
     assert tables(Structure(grid, depth=1, base=Structure(other))) == tables(Structure(grid, depth=1))
-
-
-def test_literals_are_made_once_and_equal_the_plain_ones():
-    grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
-    st = Structure(grid)
-    for k in range(st.size):
-        for on in (True, False, np.True_, np.False_):
-            lit = st.literal(k, on)
-            assert lit == lg.Literal(st.candidate(k), on=bool(on)) and lit.on is bool(on)
-            assert st.literal(k, bool(on)) is lit
-    assert Structure(grid, depth=1, base=st).literal(0, True) is st.literal(0, True)
