@@ -114,7 +114,7 @@ def weak_hinges(grid: Grid) -> Iterator[Step]:
 def _weak_hinges(grid: Grid) -> Iterator[Step]:
     cc = medusa_colors(grid)
     cl = cc.cl
-    if not cl.clusters:
+    if not cl.count:
         return
     # what plain 3D Medusa gives: false colours (their clusters are skipped) and traps
     # (an uncoloured candidate seeing both colours)

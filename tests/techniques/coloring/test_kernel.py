@@ -1,6 +1,6 @@
-"""The colouring tables' compiled part (`techniques.coloring.kernel.color_tables`) against the numpy
-code it replaced, kept here as its oracle, on classic and variant positions, with and without 3D
-Medusa's cell links."""
+"""The colouring tables' compiled parts (`techniques.coloring.kernel.color_tables` and `clusters`)
+against the numpy and Python code they replaced, kept here as their oracles, on classic and
+variant positions, with and without 3D Medusa's cell links."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_the_compiled_tables_are_the_numpy_ones(medusa):
     found = {"twice": 0, "emptied": 0, "elim": 0}
     for grid in POSITIONS:
         cc = Colors(grid, medusa=medusa)
-        if not cc.cl.clusters:
+        if not cc.cl.count:
             continue
         want = tables_numpy(cc, medusa)
         for name, b in want.items():
@@ -60,3 +60,83 @@ def test_the_compiled_tables_are_the_numpy_ones(medusa):
         found["emptied"] += int((want["emptied"] >= 0).sum())
         found["elim"] += int(want["elim"].sum())
     assert found["twice"] and found["elim"] and (found["emptied"] or not medusa), found
+
+
+# ---- the clusters ---------------------------------------------------------------------------
+class ClustersPython:
+    """The former `Clusters.__init__`: strong links, then a breadth-first two-colouring over dicts."""
+
+    def __init__(self, grid, *, medusa: bool):
+        g = grid.geometry
+        live = grid.live
+        members = g.set_members
+        lm = live[members]
+        two = lm.sum(axis=1) == 2
+        if not medusa:
+            two[: g.number_of_cells] = False
+        sets = np.flatnonzero(two)
+        pairs = members[sets][lm[sets]].reshape(-1, 2)
+        adj: dict[int, list[tuple[int, int]]] = {}
+        for s, (a, b) in zip(sets.tolist(), pairs.tolist()):
+            adj.setdefault(a, []).append((b, s))
+            adj.setdefault(b, []).append((a, s))
+        self.adj = adj
+        color: dict[int, int] = {}
+        cluster: dict[int, int] = {}
+        clusters: list[list[int]] = []
+        for start in sorted(adj):
+            if start in color:
+                continue
+            cid = len(clusters)
+            color[start] = 0
+            cluster[start] = cid
+            nodes = [start]
+            for k in nodes:
+                other = 1 - color[k]
+                for m, _ in adj[k]:
+                    if m not in color:
+                        color[m] = other
+                        cluster[m] = cid
+                        nodes.append(m)
+            clusters.append(sorted(nodes))
+        self.color, self.cluster, self.clusters = color, cluster, clusters
+        order = sorted(color, key=lambda k: (2 * cluster[k] + color[k], k))
+        self.nodes = np.array(order)
+        self.klass = np.array([2 * cluster[k] + color[k] for k in order])
+
+
+def cluster_positions():
+    """The narrowings above, and every variant geometry along its solve path (16x16 included)."""
+    import linkgraph as lg
+    from tests.test_solver import VARIANTS
+
+    yield from POSITIONS
+    for g, text in VARIANTS:
+        grid = lg.Grid.parse(text, geometry=g)
+        for step in lg.solve(grid).steps:
+            yield grid
+            grid = grid.apply(step)
+
+
+CLUSTER_POSITIONS = list(cluster_positions())
+
+
+@pytest.mark.parametrize("medusa", [True, False])
+def test_the_compiled_clusters_are_the_python_ones(medusa):
+    from linkgraph.techniques.coloring.medusa import Clusters
+
+    sizes = set()
+    for grid in CLUSTER_POSITIONS:
+        want, got = ClustersPython(grid, medusa=medusa), Clusters(grid, medusa=medusa)
+        assert got.count == len(want.clusters)
+        assert got.adj == want.adj and list(got.adj) == list(want.adj)  # links in set order
+        assert got.color == want.color and got.cluster == want.cluster and got.clusters == want.clusters
+        for name in ("nodes", "klass"):
+            a, b = getattr(got, name), getattr(want, name)
+            if len(b):
+                assert a.dtype == b.dtype and np.array_equal(a, b), name
+            else:
+                assert len(a) == 0
+        sizes.add(grid.size)
+    assert {4, 9, 16} <= sizes
+
