@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["clusters", "color_tables"]
+__all__ = ["clusters", "color_tables", "hinge_records"]
 
 
 @njit(cache=True, nogil=True)
@@ -180,3 +180,86 @@ def clusters(live, members, ncells, medusa):  # pragma: no cover (compiled; test
             klass[count[q]] = q
             count[q] += 1
     return sets[:P], pa[:P], pb[:P], color, cluster, nodes, klass
+
+
+@njit(cache=True, nogil=True)
+def hinge_records(seen, mine, failing, elim, nodes, klass, at, L, touched, seen_bits, seen_m, live, members):  # pragma: no cover
+    """The weak hinges of a grid's 3D Medusa `Colors`: records (class w, weak node t, hinge
+    end a, set X s), by (w, t), each key's records in the order of their ends, then sets.
+
+    `seen`, `mine` (classes, live columns), `failing` (clusters, 2), `elim` (clusters, live),
+    `nodes`, `klass`, `at` and `L` are the `Colors` tables; `touched`, `seen_bits` and
+    `seen_m` `linkgraph.techniques.coloring.hinges`' per-geometry tables; `live` the flat
+    live table and `members` every set X's members. A class's weak nodes see its other
+    colour, not the class, and are neither coloured nor eliminated by plain 3D Medusa; an end
+    a of class w with a weak node, and a set X that a sees some but not all live members of,
+    make a record with every weak node t of w that sees the members a does not.
+    """
+    W, nl = seen.shape
+    C = failing.shape[0]
+    S, n = members.shape
+    usable = np.zeros(C, dtype=np.bool_)
+    out_m = np.zeros(nl, dtype=np.bool_)  # what plain 3D Medusa gives
+    for c in range(C):
+        f0 = failing[c, 0]
+        f1 = failing[c, 1]
+        usable[c] = not (f0 or f1)
+        if usable[c]:
+            for j in range(nl):
+                if elim[c, j]:
+                    out_m[j] = True
+        elif not (f0 and f1):
+            w = 2 * c + (0 if f0 else 1)
+            for j in range(nl):
+                if mine[w, j]:
+                    out_m[j] = True
+    # each class's weak nodes, ascending: weak_t[first[w]:first[w + 1]]
+    first = np.zeros(W + 1, dtype=np.int64)
+    weak_t = np.empty(W * nl, dtype=np.int64)
+    q = 0
+    for w in range(W):
+        if usable[w // 2]:
+            o = w ^ 1
+            for j in range(nl):
+                if seen[o, j] and not seen[w, j] and not mine[w, j] and not mine[o, j] and not out_m[j]:
+                    weak_t[q] = j
+                    q += 1
+        first[w + 1] = q
+    live_bits = np.zeros(S + 1, dtype=np.int64)  # the padding set: no member
+    for s in range(S):
+        b = 0
+        for j in range(n):
+            if live[members[s, j]]:
+                b |= 1 << j
+        live_bits[s] = b
+    cap = 64
+    rec = np.empty((cap, 4), dtype=np.int64)
+    R = 0
+    for e in range(len(nodes)):
+        w = klass[e]
+        if first[w + 1] == first[w]:
+            continue
+        k = nodes[e]
+        a = at[e]
+        for j in range(touched.shape[1]):
+            s = touched[k, j]
+            lm = live_bits[s]
+            un = lm & ~np.int64(seen_bits[k, j])
+            if un == lm or un == 0:
+                continue
+            for i in range(first[w], first[w + 1]):
+                t = weak_t[i]
+                if (un & ~np.int64(seen_m[L[t], s])) == 0:
+                    if R == cap:
+                        cap *= 2
+                        grown = np.empty((cap, 4), dtype=np.int64)
+                        grown[:R] = rec[:R]
+                        rec = grown
+                    rec[R, 0] = w
+                    rec[R, 1] = t
+                    rec[R, 2] = a
+                    rec[R, 3] = s
+                    R += 1
+    rec = rec[:R]
+    order = np.argsort(rec[:, 0] * nl + rec[:, 1], kind="mergesort")  # stable: ends, then sets, kept
+    return rec[order]

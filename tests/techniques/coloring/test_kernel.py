@@ -140,3 +140,74 @@ def test_the_compiled_clusters_are_the_python_ones(medusa):
         sizes.add(grid.size)
     assert {4, 9, 16} <= sizes
 
+
+
+# ---- the weak hinges ------------------------------------------------------------------------
+def hinge_found_numpy(grid) -> dict:
+    """The former numpy search of `hinges._weak_hinges`: {(class, weak node): [(end, set X), ...]}."""
+    from linkgraph.techniques.coloring.hinges import _geometry_tables
+    from linkgraph.techniques.coloring.medusa import medusa_colors
+
+    cc = medusa_colors(grid)
+    if not cc.cl.count:
+        return {}
+    failing = cc.failing
+    usable = ~failing.any(axis=1)
+    one = failing.any(axis=1) & ~failing.all(axis=1)
+    false_colors = 2 * np.flatnonzero(one) + failing[one].argmax(axis=1)
+    medusa_out = cc.elim[usable].any(axis=0) | cc.mine[false_colors].any(axis=0)
+    if not usable.any():
+        return {}
+    seen, mine = cc.seen, cc.mine
+    swap = np.arange(len(seen)) ^ 1
+    weak = seen[swap] & ~seen & ~mine & ~mine[swap] & ~medusa_out
+    weak[np.repeat(~usable, 2)] = False
+    g = grid.geometry
+    touched, seen_bits, seen_m = _geometry_tables(g)
+    live_bits = np.zeros(g.number_of_sets + 1, dtype=seen_m.dtype)
+    live_bits[:-1] = grid.live[g.set_members] @ (1 << np.arange(g.size, dtype=np.int64))
+    ends = (usable[cc.klass // 2] & weak.any(axis=1)[cc.klass]).nonzero()[0]
+    a_end, w_end, k_end = cc.at[ends], cc.klass[ends], cc.nodes[ends]
+    sets = touched[k_end]
+    live_m = live_bits[sets]
+    unseen = live_m & ~seen_bits[k_end]
+    ie, js = np.nonzero((unseen != live_m) & (unseen != 0))
+    js, unseen = sets[ie, js], unseen[ie, js]
+    wt_w, wt_t = np.nonzero(weak)
+    n_weak = np.bincount(wt_w, minlength=len(weak))
+    first = np.cumsum(n_weak) - n_weak
+    count = n_weak[w_end[ie]]
+    p = np.repeat(np.arange(len(ie)), count)
+    t = wt_t[np.repeat(first[w_end[ie]] - (np.cumsum(count) - count), count) + np.arange(len(p))]
+    ok = (unseen[p] & ~seen_m[cc.L[t], js[p]]) == 0
+    p, t = p[ok], t[ok]
+    w = w_end[ie[p]]
+    order = np.lexsort((t, w))
+    found: dict = {}
+    for key, a, s in zip(zip(w[order].tolist(), t[order].tolist()), a_end[ie[p[order]]].tolist(),
+                         js[p[order]].tolist()):
+        found.setdefault(key, []).append((a, s))
+    return found
+
+
+def test_the_compiled_weak_hinges_are_the_numpy_ones(monkeypatch):
+    from linkgraph.techniques.coloring import hinges
+
+    records = []
+    real = hinges._hinge_step
+    monkeypatch.setattr(hinges, "_hinge_step", lambda grid, cc, c, x, t, ends: records.append((2 * c + x, t, ends)))
+    keys = ends = 0
+    for grid in CLUSTER_POSITIONS:
+        want = hinge_found_numpy(grid)
+        records.clear()
+        list(hinges._weak_hinges(grid))
+        done, expected = set(), []
+        for (w, t), hs in want.items():
+            if t not in done:
+                done.add(t)
+                expected.append((w, t, hs))
+        assert records == expected
+        keys += len(want)
+        ends += sum(len(v) for v in want.values())
+    assert keys > 20 and ends > keys  # weak nodes with several hinge ends are met
+    assert real is not None
