@@ -1,0 +1,87 @@
+"""The subsets' and basic fish's compiled search (`techniques.kernel.closed_spilling`) against the
+numpy search it replaced on those rungs' paths (`subsets.closed_subsets` then `subsets.spilling`,
+kept as the oracle), with the inputs each rung gives it, on narrowings of classic puzzles and of
+every variant geometry (16x16 included), for sizes 2 to 4; and the rungs' steps against the same
+rungs run on the numpy search."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from linkgraph.bitops import bitcount
+from linkgraph.techniques import fish, kernel, subsets
+from linkgraph.techniques.base import house_places
+from linkgraph.techniques.subsets import LEFT_OUT, closed_subsets, combination_table, spilling
+from tests.narrowings import narrowings
+
+POSITIONS = list(narrowings(seed=31, top95=8, rounds=6, start=True))
+
+
+def inputs(grid, kind: str, size: int):
+    """(masks, table, outer, inner) as the rung gives them: one tuple per call."""
+    g = grid.geometry
+    n = g.size
+    table = combination_table(n, size)
+    if kind == "naked":
+        house_masks = subsets._masks(grid)[g.house_cells]
+        counts = bitcount(house_masks)
+        masks = np.where((counts >= 2) & (counts <= size), house_masks, LEFT_OUT)
+        return [(masks, table, bitcount(house_places(grid)), counts)]
+    if kind == "hidden":
+        places = house_places(grid)
+        counts = bitcount(places)
+        masks = np.where((counts >= 2) & (counts <= size), places, LEFT_OUT)
+        return [(masks, table, grid.counts[g.house_cells], counts)]
+    places = house_places(grid)
+    weights = 1 << np.arange(n, dtype=np.int64)
+    solved_at = (weights * (grid.counts == 1)[g.house_cells]).sum(axis=1)
+    out = []
+    for base, cover in fish._lines(g):
+        if len(base) < size:
+            continue
+        masks = places[base]
+        counts = bitcount(masks)
+        usable = (masks & solved_at[base, None] == 0) & (counts >= 2) & (counts <= size)
+        out.append((np.where(usable, masks, LEFT_OUT).T, combination_table(len(base), size),
+                    bitcount(places[cover]).T, counts.T))
+    return out
+
+
+def numpy_search(masks, size, table, outer, inner):
+    r, t, union = closed_subsets(masks, size)
+    keep = spilling(union, outer[r], inner[r[:, None], table[t]].sum(axis=1))
+    return r[keep], t[keep], union[keep]
+
+
+@pytest.mark.parametrize("kind", ["naked", "hidden", "fish"])
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_the_compiled_search_is_the_numpy_one(kind, size):
+    found = 0
+    for grid in POSITIONS:
+        for masks, table, outer, inner in inputs(grid, kind, size):
+            want = numpy_search(masks, size, table, outer, inner)
+            got = kernel.closed_spilling(masks, size, table, outer, inner)
+            for a, b in zip(got, want):
+                assert np.array_equal(a, b) and a.dtype == np.int64
+            found += len(want[0])
+    assert found > 0
+
+
+def test_the_geometries_are_covered():
+    assert {grid.size for grid in POSITIONS} >= {4, 6, 9, 16}
+
+
+def test_a_planted_fault_fails_the_oracle(monkeypatch):
+    """Keeping subsets that eliminate nothing (covered == own) must show."""
+    real = kernel.closed_spilling
+
+    def faulty(masks, size, table, outer, inner):
+        return real(masks, size, table, outer + (np.arange(outer.shape[1]) == 0), inner)
+
+    with pytest.raises(AssertionError):
+        for grid in POSITIONS:
+            for masks, table, outer, inner in inputs(grid, "naked", 2):
+                want = numpy_search(masks, 2, table, outer, inner)
+                for a, b in zip(faulty(masks, 2, table, outer, inner), want):
+                    assert np.array_equal(a, b)
