@@ -22,6 +22,9 @@ house (or digit) ORed, the closed ones kept when they eliminate, in one pass ins
 gathers over every combination at once (`closed_subsets` and `spilling`, which the tests
 keep as its oracle).
 
+`house_places` is `linkgraph.techniques.base.house_places`' table (each house's places of
+each digit as bits), which the subsets, fish, intersections and screens read on most grids.
+
 numba compiles them on first use and caches the code beside this file; `finned`, `wings` and
 `singles` import this module on their first search.
 """
@@ -31,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["bent_subsets", "closed_spilling", "finned_screen", "full_houses", "house_singles", "naked_singles"]
+__all__ = ["bent_subsets", "closed_spilling", "finned_screen", "full_houses", "house_places", "house_singles",
+           "naked_singles"]
 
 
 @njit(cache=True, nogil=True)
@@ -396,3 +400,20 @@ def closed_spilling(masks, size, table, outer, inner):  # pragma: no cover (comp
                 out_u[m] = u
                 m += 1
     return out_r[:m], out_t[:m], out_u[:m]
+
+
+@njit(cache=True, nogil=True)
+def house_places(cands, house_cells):  # pragma: no cover (compiled; tested against numpy)
+    """(houses, digits) int64: bit j set when the digit is live in the house's j-th cell, for
+    `cands` (cells, digits) and `house_cells` (houses, cells)."""
+    H, w = house_cells.shape
+    n = cands.shape[1]
+    out = np.zeros((H, n), dtype=np.int64)
+    for h in range(H):
+        for j in range(w):
+            c = house_cells[h, j]
+            bit = np.int64(1) << j
+            for d in range(n):
+                if cands[c, d]:
+                    out[h, d] |= bit
+    return out

@@ -1,8 +1,9 @@
 """The subsets' and basic fish's compiled search (`techniques.kernel.closed_spilling`) against the
 numpy search it replaced on those rungs' paths (`subsets.closed_subsets` then `subsets.spilling`,
 kept as the oracle), with the inputs each rung gives it, on narrowings of classic puzzles and of
-every variant geometry (16x16 included), for sizes 2 to 4; and the rungs' steps against the same
-rungs run on the numpy search."""
+every variant geometry (16x16 included), for sizes 2 to 4. Also the tables those rungs read on
+most grids: `base.house_places` (compiled, against the numpy product it replaced) and
+`base.DigitView` (its ints cut from one conversion, against the row-by-row conversion)."""
 
 from __future__ import annotations
 
@@ -85,3 +86,37 @@ def test_a_planted_fault_fails_the_oracle(monkeypatch):
                 want = numpy_search(masks, 2, table, outer, inner)
                 for a, b in zip(faulty(masks, 2, table, outer, inner), want):
                     assert np.array_equal(a, b)
+
+
+def house_places_numpy(grid) -> np.ndarray:
+    """The former `base._house_places`."""
+    g = grid.geometry
+    weights = np.int64(1) << np.arange(g.size, dtype=np.int64)
+    return np.tensordot(weights, grid.cands[g.house_cells].astype(np.int64), axes=([0], [1]))
+
+
+def test_house_places_are_the_numpy_ones():
+    from linkgraph.techniques.base import _house_places
+
+    for grid in POSITIONS:
+        got, want = _house_places(grid), house_places_numpy(grid)
+        assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
+        assert not got.flags.writeable
+    # a planted fault: one house's last cell left out
+    g = POSITIONS[0].geometry
+    short = kernel.house_places(POSITIONS[0].cands, np.ascontiguousarray(g.house_cells[:, :-1]))
+    assert not np.array_equal(short, house_places_numpy(POSITIONS[0]))
+
+
+def test_digit_view_is_the_row_by_row_conversion():
+    from linkgraph.techniques.base import DigitView
+
+    for grid in POSITIONS:
+        cands = grid.cands
+        one = cands & (cands.sum(axis=1) == 1)[:, None]
+        packed = np.packbits(np.concatenate([cands.T, one.T, grid.placed[None]]), axis=1, bitorder="little")
+        want = [int.from_bytes(row.tobytes(), "little") for row in packed]
+        view = DigitView(grid)
+        n = grid.size
+        assert view.cols == want[:n] and view.solved == want[n:2 * n] and view.placed == want[2 * n]
+        assert view.cols[0] == sum(1 << c for c in np.flatnonzero(cands[:, 0]).tolist())  # by hand
