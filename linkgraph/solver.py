@@ -360,7 +360,9 @@ def warm_up() -> None:
     net's builds, the finned-fish screen, the bent subsets, the singles and the colouring
     tables (numba's cached machine code, or its compilation on a first run) by searching a
     built-in position once (the nets with and without nesting, an AIC, finned fish,
-    XY-wings, singles, the 3D Medusa colours) and listing its depth-2 patterns.
+    XY-wings, singles, the 3D Medusa colours and weak hinges, subsets, fish; the literal
+    digraph's build and the grid's bookkeeping come with them) and listing its depth-2
+    patterns.
 
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
@@ -380,3 +382,5 @@ def warm_up() -> None:
     for singles in (full_houses, hidden_singles, naked_singles):
         next(singles(grid), None)
     medusa_colors(grid)
+    for name in ("medusa-weak-hinge", "naked-pair", "x-wing"):  # hinges, the subsets' and fish's search
+        next(iter(TECHNIQUES[name].find(grid)), None)

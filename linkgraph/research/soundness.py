@@ -65,7 +65,7 @@ from linkgraph.oracle import solve_unique
 from linkgraph.research.output import (
     Progress, check_stamp, count_puzzles, cut_torn_tail, file_sha256, journal_path, promote_journal, refuse_journal,
 )
-from linkgraph.research.runner import Deadline, JobTimeout, local_map
+from linkgraph.research.runner import Deadline, JobTimeout, hidden_interrupt, local_map
 from linkgraph.steps import Step
 from linkgraph.techniques import resolve_ladder
 
@@ -262,6 +262,9 @@ def _check_grid(pl: PuzzleLine, ladder: str | None, report: SweepReport) -> None
     except Exception as exc:  # a bug in a technique: report it as a row, keep sweeping
         if hidden_time_out(exc) is not None:  # a time-out wrapped by compiled code: the deadline's, not a bug
             raise
+        stop = hidden_interrupt(exc)
+        if stop is not None:  # Ctrl-C or SIGTERM landing in a compiled call: stop the run, not a crash
+            raise stop from None
         report.crashed += 1
         report.fail(pl.number, "crash", f"{type(exc).__name__}: {exc}")
 

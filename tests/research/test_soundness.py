@@ -415,3 +415,20 @@ def test_nested_net_proofs_on_fata_morgana_pass_the_checker():
     for step in result.steps:
         check_step(position, step)
         position = position.apply(step)
+
+
+def test_an_interrupt_inside_a_compiled_call_stops_the_sweep(monkeypatch):
+    # SIGTERM's KeyboardInterrupt raised while numba dispatches comes out as a SystemError caused
+    # by it: the sweep stops (as on Ctrl-C), the line is not counted as a crash
+    def wrapped(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise SystemError("CPUDispatcher(<function full_houses>) returned a result with an exception set") from exc
+
+    monkeypatch.setattr(soundness, "_check_steps", wrapped)
+    line = next(iter(lg.io.read_puzzles(lg.io.corpus_path("euler96"), limit=1)))
+    with pytest.raises(KeyboardInterrupt):
+        soundness.check_line(line, ladder="basic")
+    monkeypatch.setattr(soundness, "_check_steps", lambda *a, **k: (_ for _ in ()).throw(SystemError("a real bug")))
+    assert soundness.check_line(line, ladder="basic").crashed == 1  # any other SystemError is a crash row
