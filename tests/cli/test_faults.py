@@ -163,7 +163,7 @@ def test_fault_6_time_limit_bounds_the_uniqueness_check():
     # an oracle that never answers: --time-limit still ends the command, saying where it stopped
     prelude = ("import time, linkgraph.oracle as o\n"
                "def never(*a, **k):\n    while True: time.sleep(0.01)\n"
-               "o.count_solutions = never\no.solutions = never\n")
+               "o.count_solutions = never\no.solutions = never\no.search = never\n")
     proc = _run("solve", "--time-limit", "0.5", P, prelude=prelude)
     assert proc.returncode == 1, proc.stderr
     assert b"stopped at --time-limit 0.5 s in the uniqueness check" in proc.stderr
