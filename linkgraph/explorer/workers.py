@@ -148,7 +148,9 @@ class WorkerPool:
         try:
             # the uniqueness check gets half the time left, so that a big puzzle it cannot settle
             # answers 400 with the check's own message instead of a killed worker's 504
-            worker.conn.send((route, dict(params), max(0.05, (deadline - time.monotonic()) / 2)))
+            # (in tenths of a second, so that the message reads "4.9 s", not "4.99997 s")
+            check_limit = max(0.1, int((deadline - time.monotonic()) * 5) / 10)
+            worker.conn.send((route, dict(params), check_limit))
             result = await self._receive(worker, max(0.0, deadline - time.monotonic()))
         except asyncio.TimeoutError:
             self._replace(worker)
