@@ -273,7 +273,8 @@ def _run(budget, limit, cap, live, count, covered, chosen, mem, cs, trail, meta,
     """Run the search for up to `budget` nodes from the state in the arrays; True when it is done.
 
     A node is one propagation (a choice and its forced consequences). Solutions go to the
-    rows of `out` (one chosen flag per candidate) until `limit` are found.
+    rows of `out` (one chosen flag per candidate) until `limit` are found; when `out` is
+    full first, it returns False with the search paused, for the caller to make room.
     """
     stop = meta[_NODES] + budget
     while meta[_NODES] < stop:
@@ -298,6 +299,9 @@ def _run(budget, limit, cap, live, count, covered, chosen, mem, cs, trail, meta,
                     if meta[_FOUND] >= limit:
                         meta[_MODE] = _DONE
                         return True
+                    if meta[_FOUND] >= out.shape[0]:  # `out` is full: the caller makes room
+                        meta[_MODE] = _NEXT
+                        return False
                 else:
                     d = meta[_DEPTH]
                     f_set[d] = s
@@ -403,7 +407,7 @@ def search(grid: Grid, *, limit: int = 2, time_limit: float | None = None,
     trail = np.zeros(2 * N + S + 1, dtype=np.int32)
     queue = np.zeros(2 * S + 2, dtype=np.int32)
     frames = [np.zeros(S + 1, dtype=np.int32) for _ in range(4)]
-    out = np.zeros((max(limit, 1), N), dtype=np.uint8)
+    out = np.zeros((max(min(limit, 16), 1), N), dtype=np.uint8)  # grown as solutions come
     meta = np.zeros(7, dtype=np.int64)
     meta[_TLEN] = S
     dirty = np.ones(S, dtype=np.uint8)  # at the root every set is looked at
@@ -422,6 +426,8 @@ def search(grid: Grid, *, limit: int = 2, time_limit: float | None = None,
         step = budget if max_nodes is None else min(budget, max_nodes - int(meta[_NODES]))
         t0 = monotonic()
         done = _run(step, limit, cap, live, count, covered, chosen, mem, cs, trail, meta, queue, dirty, touched, *frames, out)
+        if not done and meta[_FOUND] == len(out):
+            out = np.concatenate([out, np.zeros_like(out)])
         if time_limit is not None and monotonic() - wall >= time_limit:
             break
         if monotonic() - t0 < 0.02 and budget < 1 << 22:  # slices of about 20-40 ms

@@ -432,3 +432,12 @@ def test_bad_limit(bad):
 def test_bad_time_limit(bad):
     with pytest.raises(lg.OptionError, match="^time_limit: "):
         oracle.solutions(lg.Grid.empty(), time_limit=bad)
+
+
+def test_a_huge_limit_costs_no_memory_up_front():
+    """The solutions' buffer grows as they come: limit=10**9 on 4x4 lists the 288, 40 on 25x25 are 40 solutions."""
+    assert len(oracle.solutions(lg.Grid.empty(geo.classic(4)), limit=10**9)) == 288
+    empty = lg.Grid.empty(geo.classic(25))
+    found = oracle.solutions(empty, limit=40)
+    assert len(found) == 40 and len({s.tobytes() for s in found}) == 40
+    assert all(is_solution(empty, s) for s in found)
