@@ -482,3 +482,19 @@ def test_subprocess_binary_garbage_on_stdin():
     assert proc.returncode == 2 and proc.stdout == b""
     err = proc.stderr.decode()
     assert err.count("\n") == 1 and "Traceback" not in err and err.startswith("linkgraph: ")
+
+
+@pytest.mark.parametrize("text", [":" + "0" * 600 + "::\u00b2:", ":0000:x:" + "0" * 80 + "\u00b2:312:",
+                                  ":0000:x:" + "0" * 81 + ":3\u00b22:"],
+                         ids=["hodoku grid field", "hodoku grid cell", "hodoku deleted"])
+def test_superscript_digits_are_a_format_error_not_a_crash(text):
+    """str.isdigit() passes '²' and int() refuses it: a random example of 2026-11-26 (seed 1028) met it."""
+    _api_roundtrip(text)
+    with pytest.raises(PuzzleFormatError):
+        lg.io.parse_puzzle(text)
+
+
+def test_sdx_superscript_digit_is_a_format_error():
+    rows = ["1 2 3 4 5 6 7 8 9"] * 8 + ["1 2 3 4 5 6 7 8 \u00b2"]
+    with pytest.raises(PuzzleFormatError, match="sdx: "):
+        lg.io.parse_puzzle("\n".join(rows), format="sdx")
