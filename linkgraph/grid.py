@@ -222,14 +222,12 @@ class Grid:
     def contradiction(self) -> str | None:
         """A description of the first broken rule (an empty cell, a digit with no place in a
         house, a digit solved twice in a house), or None."""
+        from linkgraph.kernel.grid import consistent
+
         g = self.geometry
+        if consistent(self.cands, g.house_cells):  # the common case first, every rule at once
+            return None
         counts = self.cands.sum(axis=1)
-        if counts.all():  # the common case first, every rule at once: per house and digit, a
-            # place left and at most one solved cell holding it
-            per_house = self.cands[g.house_cells]  # (houses, cells, digits)
-            solved = (counts == 1)[g.house_cells][:, :, None]
-            if per_house.any(axis=1).all() and ((per_house & solved).sum(axis=1) <= 1).all():
-                return None
         empty = np.flatnonzero(counts == 0)
         if len(empty):
             return f"{g.cell(empty[0])}: no candidate left"
@@ -266,14 +264,17 @@ class Grid:
 
         The grid ``eliminate(step.eliminations).place(step.placements)`` makes, in one copy.
         """
+        from linkgraph.kernel.grid import applied
+
         g = self.geometry
-        new = self.cands.copy()
-        flat = new.reshape(-1)
-        for cand in step.eliminations:
-            flat[g.index(cand)] = False
-        placed = self.placed.copy()
-        _place_into(g, new, placed, step.placements)
-        return Grid(g, new, self.givens, placed)
+        index = g.index
+        eliminations = np.array([index(c) for c in step.eliminations], dtype=np.int64)
+        placements = np.array([index(c) for c in step.placements], dtype=np.int64)
+        new, placed = applied(self.cands, self.placed, eliminations, placements, g.peers)
+        # the constructor's work done: bool arrays of the right shapes, placed cells with one digit
+        grid = object.__new__(Grid)
+        grid.geometry, grid.cands, grid.givens, grid.placed, grid._hash = g, frozen(new), self.givens, frozen(placed), None
+        return grid
 
     def with_live(self, live: np.ndarray) -> Grid:
         """A new grid from a flat live-candidate array."""

@@ -361,8 +361,10 @@ def warm_up() -> None:
     net's builds, the finned-fish screen, the bent subsets, the singles and the colouring
     tables (numba's cached machine code, or its compilation on a first run) by searching a
     built-in position once (the nets with and without nesting, an AIC, finned fish,
-    XY-wings, singles, the 3D Medusa colours) and listing its depth-2 patterns, and the
-    truth oracle's compiled search (`linkgraph.oracle`) by checking the puzzle's solution.
+    XY-wings, singles, the 3D Medusa colours and weak hinges, subsets, fish; the literal
+    digraph's build and the grid's bookkeeping come with them) and listing its depth-2
+    patterns, and the truth oracle's compiled search (`linkgraph.oracle`) by checking the
+    puzzle's solution.
 
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
@@ -383,3 +385,5 @@ def warm_up() -> None:
     for singles in (full_houses, hidden_singles, naked_singles):
         next(singles(grid), None)
     medusa_colors(grid)
+    for name in ("medusa-weak-hinge", "naked-pair", "x-wing"):  # hinges, the subsets' and fish's search
+        next(iter(TECHNIQUES[name].find(grid)), None)

@@ -110,16 +110,18 @@ DISPLAY: dict[str, Callable[[Step], str | None]] = {}
 
 def _fill_rounds(P: nx.DiGraph) -> None:
     """Give each node without a ``round`` its distance from the premises (acyclic proofs)."""
-    nodes = P.nodes
-    if not P.number_of_edges():  # a pattern's conclusions, a single's placement: all premises
-        for _, d in nodes(data=True):
-            d.setdefault("round", 0)
-        return
-    attrs = P._node  # networkx's node dicts, read directly: this runs for every step found
+    # networkx's node and adjacency dicts, read directly: this runs for every step found, and
+    # a fresh graph's first `P.nodes` or `P.number_of_edges()` makes a cached view under a
+    # lock (some 6 us of a single's 15)
+    attrs = P._node
     if all("round" in d for d in attrs.values()):
         return
-    # a topological order (Kahn's), none if P has a cycle: then no round is filled
     pred, succ = P._pred, P._succ
+    if not any(succ.values()):  # no edge: a pattern's conclusions, a single's placement: all premises
+        for d in attrs.values():
+            d.setdefault("round", 0)
+        return
+    # a topological order (Kahn's), none if P has a cycle: then no round is filled
     waiting = {n: len(ps) for n, ps in pred.items()}
     order = [n for n, k in waiting.items() if not k]
     for n in order:  # grows as nodes become ready

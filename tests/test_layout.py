@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1] / "linkgraph"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("linkgraph.errors", "linkgraph.model", "linkgraph.bitops", "linkgraph.geometry", "linkgraph.grid",
      "linkgraph.steps", "linkgraph.notation", "linkgraph.io", "linkgraph.oracle", "linkgraph.samples",
-     "linkgraph.limits"),
+     "linkgraph.limits", "linkgraph.kernel"),
     ("linkgraph.graph",),
     ("linkgraph.chains",),
     ("linkgraph.nets",),

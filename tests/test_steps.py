@@ -38,3 +38,12 @@ def test_a_proof_without_edges_is_all_premises():
     P = nx.DiGraph()
     P.add_nodes_from([a, b])
     assert dict(lg.make_step("x", proof=P).proof.nodes(data="round")) == {a: 0, b: 0}
+
+
+def test_a_proof_without_edges_keeps_given_rounds():
+    a, b = L("+r1c1#1"), L("-r1c2#1")
+    P = nx.DiGraph()
+    P.add_node(a, round=3)
+    P.add_node(b, role="conclusion")
+    rounds = lg.make_step("x", proof=P).proof.nodes
+    assert dict(rounds(data="round")) == {a: 3, b: 0} and list(rounds[b]) == ["role", "round"]

@@ -55,7 +55,7 @@ from linkgraph.research.jobs import check_options
 from linkgraph.research.output import (  # noqa: F401 - FORMATS and read_rows are re-exported
     FORMATS, Progress, RowsOutput, RowWriter, count_puzzles, file_sha256, format_of, import_pyarrow, read_rows,
 )
-from linkgraph.research.runner import Deadline, JobTimeout, local_map, ordered
+from linkgraph.research.runner import Deadline, JobTimeout, hidden_interrupt, local_map, ordered
 
 __all__ = ["BASE_COLUMNS", "BatchSummary", "CONNECT_TIMEOUT", "JOBS", "BatchInterrupted", "connect", "iter_batch",
            "job_columns", "run_batch", "run_job"]
@@ -147,6 +147,9 @@ def _run_line(fn: Callable[..., dict], line: PuzzleLine, options: dict, timeout:
         except JobTimeout:
             row["error"] = f"Timeout: line {line.number}: no result within {timeout:g} s"
         except Exception as exc:  # noqa: BLE001 - every fault becomes a row
+            stop = hidden_interrupt(exc)
+            if stop is not None:  # Ctrl-C or SIGTERM landing in a compiled call: stop the run
+                raise stop from None
             msg = _one_line(exc)
             row["error"] = f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__
         else:

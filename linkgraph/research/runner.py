@@ -33,8 +33,8 @@ from typing import Any, TypeVar
 from linkgraph.errors import OptionError
 from linkgraph.limits import REPEAT, Deadline, JobTimeout  # noqa: F401 - re-exported
 
-__all__ = ["REPEAT", "Deadline", "JobTimeout", "first_completed", "interrupt", "interrupt_on_sigterm",
-           "local_map", "ordered", "worker_init"]
+__all__ = ["REPEAT", "Deadline", "JobTimeout", "first_completed", "hidden_interrupt", "interrupt",
+           "interrupt_on_sigterm", "local_map", "ordered", "worker_init"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -209,6 +209,37 @@ def _local_map(fn: Callable[[T], R], items: Iterable[T], workers: int, window: i
 def interrupt(signum, frame):  # noqa: ARG001
     """A signal handler that stops the run like Ctrl-C: raise `KeyboardInterrupt`."""
     raise KeyboardInterrupt
+
+
+def hidden_interrupt(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C (or SIGTERM made one) behind an exception: itself, or the first
+    `KeyboardInterrupt` among its causes; else None.
+
+    A signal whose handler raises while a compiled (numba) function is being called comes
+    out of the call as ``SystemError: ... returned a result with an exception set``, caused
+    by the `KeyboardInterrupt`; code that turns every ``Exception`` of a job into a row asks
+    this first and stops the run instead (as `linkgraph.limits.hidden_time_out` does for
+    time-outs).
+
+    Examples
+    --------
+    >>> from linkgraph.research.runner import hidden_interrupt
+    >>> try:
+    ...     try:
+    ...         raise KeyboardInterrupt
+    ...     except KeyboardInterrupt as exc:
+    ...         raise SystemError("returned a result with an exception set") from exc
+    ... except SystemError as exc:
+    ...     print(type(hidden_interrupt(exc)).__name__, hidden_interrupt(ValueError("x")))
+    KeyboardInterrupt None
+    """
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__
+    return None
 
 
 @contextmanager

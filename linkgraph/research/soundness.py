@@ -65,7 +65,7 @@ from linkgraph.oracle import solve_unique
 from linkgraph.research.output import (
     Progress, check_stamp, count_puzzles, cut_torn_tail, file_sha256, journal_path, promote_journal, refuse_journal,
 )
-from linkgraph.research.runner import Deadline, JobTimeout, local_map
+from linkgraph.research.runner import Deadline, JobTimeout, hidden_interrupt, local_map
 from linkgraph.steps import Step
 from linkgraph.techniques import resolve_ladder
 
@@ -245,18 +245,6 @@ def _check_steps(grid: Grid, solution, *, ladder: str | None, report: SweepRepor
         current = current.apply(step)
 
 
-def _hidden_interrupt(exc: BaseException) -> KeyboardInterrupt | None:
-    """The KeyboardInterrupt among the causes of `exc` (numba reports one raised in a
-    callback as ``SystemError: ... returned a result with an exception set``), or None."""
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
-            return exc
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return None
-
-
 def _check_grid(pl: PuzzleLine, ladder: str | None, report: SweepReport) -> None:
     """Parse and solve the line's puzzle and check its steps into `report` (a bad line or a crash is a failure)."""
     try:
@@ -274,8 +262,8 @@ def _check_grid(pl: PuzzleLine, ladder: str | None, report: SweepReport) -> None
     except Exception as exc:  # a bug in a technique: report it as a row, keep sweeping
         if hidden_time_out(exc) is not None:  # a time-out wrapped by compiled code: the deadline's, not a bug
             raise
-        stop = _hidden_interrupt(exc)
-        if stop is not None:  # Ctrl-C or SIGTERM that landed in a callback of compiled code: stop the sweep
+        stop = hidden_interrupt(exc)
+        if stop is not None:  # Ctrl-C or SIGTERM landing in a compiled call: stop the run, not a crash
             raise stop from None
         report.crashed += 1
         report.fail(pl.number, "crash", f"{type(exc).__name__}: {exc}")

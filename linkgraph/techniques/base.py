@@ -100,9 +100,9 @@ def house_places(grid: Grid) -> np.ndarray:
 
 
 def _house_places(grid: Grid) -> np.ndarray:
-    g = grid.geometry
-    weights = np.int64(1) << np.arange(g.size, dtype=np.int64)
-    out = np.tensordot(weights, grid.cands[g.house_cells].astype(np.int64), axes=([0], [1]))
+    from linkgraph.techniques import kernel  # noqa: PLC0415 (numba: loaded on first use)
+
+    out = kernel.house_places(grid.cands, grid.geometry.house_cells)
     out.setflags(write=False)
     return out
 
@@ -131,7 +131,12 @@ class DigitView:
         cands = grid.cands
         one = cands & (cands.sum(axis=1) == 1)[:, None]
         packed = np.packbits(np.concatenate([cands.T, one.T, grid.placed[None]]), axis=1, bitorder="little")
-        ints = [int.from_bytes(row.tobytes(), "little") for row in packed]
+        # one int of every row's bytes, then cut into rows: one conversion instead of a row view
+        # and a conversion per row
+        width = 8 * packed.shape[1]
+        whole = int.from_bytes(packed.tobytes(), "little")
+        row = (1 << width) - 1
+        ints = [whole >> (width * i) & row for i in range(len(packed))]
         n = grid.size
         self.cols, self.solved, self.placed = ints[:n], ints[n : 2 * n], ints[2 * n]
 

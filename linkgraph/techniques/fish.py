@@ -19,7 +19,7 @@ from linkgraph.grid import Grid
 from linkgraph.steps import Step
 from linkgraph.bitops import bits
 from linkgraph.techniques.base import house_places, pattern_step
-from linkgraph.techniques.subsets import LEFT_OUT, closed_subsets, spilling, combination_table
+from linkgraph.techniques.subsets import LEFT_OUT, combination_table
 
 __all__ = ["basic_fish"]
 
@@ -32,6 +32,13 @@ def _lines(g) -> tuple[tuple[list[int], list[int]], ...]:
     rows = [h for h, house in enumerate(g.houses) if house.kind == "row"]
     cols = [h for h, house in enumerate(g.houses) if house.kind == "col"]
     return (rows, cols), (cols, rows)
+
+
+def _kernel():
+    """`linkgraph.techniques.kernel` (numba: imported on first use, not with linkgraph)."""
+    from linkgraph.techniques import kernel  # noqa: PLC0415
+
+    return kernel
 
 
 def basic_fish(grid: Grid, size: int) -> Iterator[Step]:
@@ -56,11 +63,11 @@ def basic_fish(grid: Grid, size: int) -> Iterator[Step]:
         counts = bitcount(masks)
         usable = (masks & solved_at[base_houses, None] == 0) & (counts >= 2) & (counts <= size)
         # per digit, every `size` base lines whose places take `size` positions
-        d, t, union = closed_subsets(np.where(usable, masks, LEFT_OUT).T, size)
-        # the cover lines hold more places than the base lines (all of which they hold)
+        # whose cover lines hold more places than the base lines (all of which they hold)
         table = combination_table(len(base_houses), size)
-        keep = spilling(union, bitcount(places[cover_houses]).T[d], counts[table[t], d[:, None]].sum(axis=1))
-        for d, t, union in zip(d[keep].tolist(), t[keep].tolist(), union[keep].tolist()):
+        d, t, union = _kernel().closed_spilling(np.where(usable, masks, LEFT_OUT).T, size, table,
+                                                bitcount(places[cover_houses]).T, counts.T)
+        for d, t, union in zip(d.tolist(), t.tolist(), union.tolist()):
             combo = [base_houses[i] for i in table[t].tolist()]
             cover = [cover_houses[j] for j in bits(union)]
             base_cells = {int(c) for h in combo for c in g.house_cells[h]}

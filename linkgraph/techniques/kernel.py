@@ -16,6 +16,15 @@ tests/techniques/test_wings_kernel.py as its oracle.
 singles`), which run on every step of a solve, in one pass each instead of five to eight
 numpy calls; the numpy code is kept in tests/techniques/test_singles_kernel.py as the oracle.
 
+`closed_spilling` is the search of the naked and hidden subsets and of the basic fish
+(`linkgraph.techniques.subsets`, `linkgraph.techniques.fish`): every `size` positions of every
+house (or digit) ORed, the closed ones kept when they eliminate, in one pass instead of numpy's
+gathers over every combination at once (`closed_subsets` and `spilling`, which the tests
+keep as its oracle).
+
+`house_places` is `linkgraph.techniques.base.house_places`' table (each house's places of
+each digit as bits), which the subsets, fish, intersections and screens read on most grids.
+
 numba compiles them on first use and caches the code beside this file; `finned`, `wings` and
 `singles` import this module on their first search.
 """
@@ -25,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["bent_subsets", "finned_screen", "full_houses", "house_singles", "naked_singles"]
+__all__ = ["bent_subsets", "closed_spilling", "finned_screen", "full_houses", "house_places", "house_singles",
+           "naked_singles"]
 
 
 @njit(cache=True, nogil=True)
@@ -352,3 +362,58 @@ def naked_singles(cands, placed):  # pragma: no cover (compiled; tested against 
             out[m] = k
             m += 1
     return out[:m]
+
+
+@njit(cache=True, nogil=True)
+def closed_spilling(masks, size, table, outer, inner):  # pragma: no cover (compiled; tested against numpy)
+    """The subsets that close and eliminate, as `linkgraph.techniques.subsets.closed_subsets`
+    then `spilling` find them: ``(rows, combinations, unions)`` of each `size` positions (rows
+    of `table`) of each row of `masks` (rows, positions; those left out hold a mask of more
+    bits than any subset) whose masks OR to `size` bits, kept when the live candidates of the
+    sets the union covers (``outer[row, bit]`` summed over its bits) outnumber those of the
+    subset's own (``inner[row, position]`` summed over its positions); rows in order, then
+    combinations in order."""
+    R = masks.shape[0]
+    T = table.shape[0]
+    nb = outer.shape[1]
+    out_r = np.empty(R * T, dtype=np.int64)
+    out_t = np.empty(R * T, dtype=np.int64)
+    out_u = np.empty(R * T, dtype=np.int64)
+    m = 0
+    for r in range(R):
+        for t in range(T):
+            u = np.int64(0)
+            for j in range(size):
+                u |= masks[r, table[t, j]]
+            if _popcount(u) != size:
+                continue
+            have = 0
+            for j in range(size):
+                have += inner[r, table[t, j]]
+            covered = 0
+            for b in range(nb):
+                if u >> b & 1:
+                    covered += outer[r, b]
+            if covered > have:
+                out_r[m] = r
+                out_t[m] = t
+                out_u[m] = u
+                m += 1
+    return out_r[:m], out_t[:m], out_u[:m]
+
+
+@njit(cache=True, nogil=True)
+def house_places(cands, house_cells):  # pragma: no cover (compiled; tested against numpy)
+    """(houses, digits) int64: bit j set when the digit is live in the house's j-th cell, for
+    `cands` (cells, digits) and `house_cells` (houses, cells)."""
+    H, w = house_cells.shape
+    n = cands.shape[1]
+    out = np.zeros((H, n), dtype=np.int64)
+    for h in range(H):
+        for j in range(w):
+            c = house_cells[h, j]
+            bit = np.int64(1) << j
+            for d in range(n):
+                if cands[c, d]:
+                    out[h, d] |= bit
+    return out

@@ -7,7 +7,9 @@ them, so those cells lose their other digits (base: the k house-digit sets;
 cover: the k cell sets).
 
 Both searches OR the masks of every k positions (cells or digits) of every
-house at once with numpy, and work out only the few subsets that close.
+house in one compiled pass (`linkgraph.techniques.kernel.closed_spilling`; `closed_subsets`
+and `spilling` are the same search in numpy), and work out only the few subsets that close
+and eliminate.
 """
 
 from __future__ import annotations
@@ -32,6 +34,13 @@ NAMES = {
 }
 
 LEFT_OUT = np.int64(0x7FFFFFFF) << 32  # a mask of more bits than any subset holds
+
+
+def _kernel():
+    """`linkgraph.techniques.kernel` (numba: imported on first use, not with linkgraph)."""
+    from linkgraph.techniques import kernel  # noqa: PLC0415
+
+    return kernel
 
 
 def _masks(grid: Grid) -> np.ndarray:
@@ -80,12 +89,12 @@ def naked_subsets(grid: Grid, size: int) -> Iterator[Step]:
     mask_arr = _masks(grid)
     house_masks = mask_arr[g.house_cells]  # (houses, cells)
     counts = bitcount(house_masks)
-    h, t, union = closed_subsets(np.where((counts >= 2) & (counts <= size), house_masks, LEFT_OUT), size)
     table = combination_table(n, size)
-    # the union's digits have places outside the subset's cells
-    keep = spilling(union, bitcount(house_places(grid))[h], counts[h[:, None], table[t]].sum(axis=1))
+    # closed subsets whose union's digits have places outside the subset's cells
+    h, t, _ = _kernel().closed_spilling(np.where((counts >= 2) & (counts <= size), house_masks, LEFT_OUT), size,
+                                        table, bitcount(house_places(grid)), counts)
     masks = mask_arr.tolist()
-    for h, t in zip(h[keep].tolist(), t[keep].tolist()):
+    for h, t in zip(h.tolist(), t.tolist()):
         cells = g.house_cells[h].tolist()
         combo = [cells[i] for i in table[t].tolist()]
         union = 0
@@ -105,12 +114,12 @@ def hidden_subsets(grid: Grid, size: int) -> Iterator[Step]:
     n = g.size
     places = house_places(grid)  # (houses, digits)
     counts = bitcount(places)
-    h, t, union = closed_subsets(np.where((counts >= 2) & (counts <= size), places, LEFT_OUT), size)
     table = combination_table(n, size)
-    # the union's cells hold digits outside the subset
-    keep = spilling(union, grid.counts[g.house_cells[h]], counts[h[:, None], table[t]].sum(axis=1))
+    # closed subsets whose union's cells hold digits outside the subset
+    h, t, _ = _kernel().closed_spilling(np.where((counts >= 2) & (counts <= size), places, LEFT_OUT), size,
+                                        table, grid.counts[g.house_cells], counts)
     masks = _masks(grid).tolist()
-    for h, t in zip(h[keep].tolist(), t[keep].tolist()):
+    for h, t in zip(h.tolist(), t.tolist()):
         cells = g.house_cells[h].tolist()
         combo = table[t].tolist()
         union = 0

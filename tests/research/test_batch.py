@@ -361,3 +361,18 @@ def test_engine_jobs_match_direct_calls(job, tmp_path):
         steps = list(forcing_chains(grid) if job == "chains" else forcing_nets(grid, depth=0))
         assert row["steps"] == len(steps) > 0
         assert row["placements"] == len(set().union(*(s.placements for s in steps)))
+
+
+def test_an_interrupt_inside_a_compiled_call_stops_the_batch():
+    # a KeyboardInterrupt wrapped in numba's SystemError stops the run; other faults stay rows
+    def job(line, options):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise SystemError("returned a result with an exception set") from exc
+
+    line = next(iter(read_puzzles(corpus_path("euler96"), limit=1)))
+    with pytest.raises(KeyboardInterrupt):
+        batch._run_line(job, line, {}, None, False)
+    row = batch._run_line(lambda line, options: 1 / 0, line, {}, None, False)
+    assert row["error"].startswith("ZeroDivisionError")

@@ -114,51 +114,18 @@ def weak_hinges(grid: Grid) -> Iterator[Step]:
 def _weak_hinges(grid: Grid) -> Iterator[Step]:
     cc = medusa_colors(grid)
     cl = cc.cl
-    if not cl.clusters:
+    if not cl.count:
         return
-    # what plain 3D Medusa gives: false colours (their clusters are skipped) and traps
-    # (an uncoloured candidate seeing both colours)
-    failing = cc.failing
-    usable = ~failing.any(axis=1)
-    one = failing.any(axis=1) & ~failing.all(axis=1)  # (both fail only in a broken grid)
-    false_colors = 2 * np.flatnonzero(one) + failing[one].argmax(axis=1)
-    medusa_out = cc.elim[usable].any(axis=0) | cc.mine[false_colors].any(axis=0)
-    if not usable.any():
-        return
-    # weak nodes of each class w: they see the other colour, not w, and are neither coloured nor trapped
-    seen, mine = cc.seen, cc.mine
-    swap = np.arange(len(seen)) ^ 1
-    weak = seen[swap] & ~seen & ~mine & ~mine[swap] & ~medusa_out
-    weak[np.repeat(~usable, 2)] = False
-    # hinge ends a (of a class with weak nodes) and the sets X a sees some but not all live members
-    # of, as bit masks over each set X's members (bit j: member j)
+    from linkgraph.techniques.coloring.kernel import hinge_records  # noqa: PLC0415 (numba: loaded on first use)
+
     g = grid.geometry
     touched, seen_bits, seen_m = _geometry_tables(g)
-    live_bits = np.zeros(g.number_of_sets + 1, dtype=seen_m.dtype)  # the padding set: no member
-    live_bits[:-1] = grid.live[g.set_members] @ (1 << np.arange(g.size, dtype=np.int64))
-    ends = (usable[cc.klass // 2] & weak.any(axis=1)[cc.klass]).nonzero()[0]
-    a_end, w_end, k_end = cc.at[ends], cc.klass[ends], cc.nodes[ends]
-    sets = touched[k_end]  # (ends, the sets X near each end)
-    live_m = live_bits[sets]
-    unseen = live_m & ~seen_bits[k_end]
-    ie, js = np.nonzero((unseen != live_m) & (unseen != 0))
-    js, unseen = sets[ie, js], unseen[ie, js]
-    # a weak node t of the class completes the hinge when it sees every member a does not
-    # (pair p, weak node t) for every weak node of the pair's class: wt_t[first[w]:][:count] for w
-    wt_w, wt_t = np.nonzero(weak)
-    n_weak = np.bincount(wt_w, minlength=len(weak))
-    first = np.cumsum(n_weak) - n_weak
-    count = n_weak[w_end[ie]]
-    p = np.repeat(np.arange(len(ie)), count)
-    t = wt_t[np.repeat(first[w_end[ie]] - (np.cumsum(count) - count), count) + np.arange(len(p))]
-    ok = (unseen[p] & ~seen_m[cc.L[t], js[p]]) == 0
-    p, t = p[ok], t[ok]
-    w = w_end[ie[p]]
-    order = np.lexsort((t, w))  # by class (cluster, then colour), then weak node
+    # (class w, weak node t, hinge end a, set X s), by (w, t): see the kernel
+    records = hinge_records(cc.seen, cc.mine, cc.failing, cc.elim, cc.nodes, cc.klass, cc.at, cc.L,
+                            touched, seen_bits, seen_m, grid.live, g.set_members)
     found: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for key, a, s in zip(zip(w[order].tolist(), t[order].tolist()), a_end[ie[p[order]]].tolist(),
-                         js[p[order]].tolist()):
-        found.setdefault(key, []).append((a, s))
+    for w, t, a, s in records.tolist():
+        found.setdefault((w, t), []).append((a, s))
     done: set[int] = set()
     for (w, t), hinges in found.items():
         if t not in done:

@@ -1,5 +1,11 @@
 """The compiled part of the colouring tables (`linkgraph.techniques.coloring.medusa.Colors`).
 
+`clusters` finds the strong links (sets X with two live members; 3D Medusa also takes the
+bivalue cells), two-colours their clusters breadth first, in the order the Python
+`Clusters` walk took (start nodes ascending, each node's links in set order), and lists
+the coloured candidates class by class; it replaced that walk over Python dicts (kept as the
+oracle in tests/techniques/coloring/test_kernel.py).
+
 `color_tables` works out, for every colour class of the clusters, what it sees among the
 live candidates, its own members, whether it sees one of them, the first set X it
 empties (3D Medusa) and, per cluster, the uncoloured candidates seeing both colours, in
@@ -16,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["color_tables"]
+__all__ = ["clusters", "color_tables", "hinge_records"]
 
 
 @njit(cache=True, nogil=True)
@@ -80,3 +86,180 @@ def color_tables(nodes, starts, L, at, sees_words, members, n, medusa):  # pragm
         for j in range(nl):
             elim[c, j] = seen[2 * c, j] and seen[2 * c + 1, j] and not (mine[2 * c, j] or mine[2 * c + 1, j])
     return seen, mine, twice, emptied, elim
+
+
+@njit(cache=True, nogil=True)
+def clusters(live, members, ncells, medusa):  # pragma: no cover (compiled; tested against Python)
+    """The strong links and two-coloured clusters of a grid.
+
+    `live` is the flat (candidates,) live table, `members` the (sets, size) members of
+    every set X (cell sets first, skipped without `medusa`).
+
+    Returns ``(sets, a, b, color, cluster, nodes, klass)``: each strong link's set X and
+    its two live members (in member order), by set; per candidate its colour (0 or 1, -1
+    if in no link) and its cluster (numbered in the order of their smallest candidate,
+    -1 if none); and the coloured candidates by class ``2 * cluster + colour``, then by
+    candidate, with their classes.
+    """
+    S, n = members.shape
+    K = live.shape[0]
+    sets = np.empty(S, dtype=np.int64)
+    pa = np.empty(S, dtype=np.int64)
+    pb = np.empty(S, dtype=np.int64)
+    P = 0
+    deg = np.zeros(K + 1, dtype=np.int64)
+    for s in range(0 if medusa else ncells, S):
+        c = 0
+        a = -1
+        b = -1
+        for j in range(n):
+            k = members[s, j]
+            if live[k]:
+                c += 1
+                if c == 1:
+                    a = k
+                elif c == 2:
+                    b = k
+                else:
+                    break
+        if c == 2:
+            sets[P] = s
+            pa[P] = a
+            pb[P] = b
+            P += 1
+            deg[a + 1] += 1
+            deg[b + 1] += 1
+    for k in range(K):
+        deg[k + 1] += deg[k]
+    fill = deg[:K].copy()
+    nbr = np.empty(2 * P, dtype=np.int64)
+    for p in range(P):  # each node's links in set order, as the Python walk appended them
+        a = pa[p]
+        b = pb[p]
+        nbr[fill[a]] = b
+        fill[a] += 1
+        nbr[fill[b]] = a
+        fill[b] += 1
+    color = np.full(K, -1, dtype=np.int64)
+    cluster = np.full(K, -1, dtype=np.int64)
+    queue = np.empty(K, dtype=np.int64)
+    C = 0
+    for start in range(K):
+        if deg[start + 1] == deg[start] or color[start] >= 0:
+            continue
+        color[start] = 0
+        cluster[start] = C
+        queue[0] = start
+        head = 0
+        tail = 1
+        while head < tail:  # breadth first
+            k = queue[head]
+            head += 1
+            other = 1 - color[k]
+            for e in range(deg[k], deg[k + 1]):
+                m = nbr[e]
+                if color[m] < 0:
+                    color[m] = other
+                    cluster[m] = C
+                    queue[tail] = m
+                    tail += 1
+        C += 1
+    # the coloured candidates by class, then candidate (a counting sort over the classes)
+    count = np.zeros(2 * C + 1, dtype=np.int64)
+    for k in range(K):
+        if color[k] >= 0:
+            count[2 * cluster[k] + color[k] + 1] += 1
+    for q in range(2 * C):
+        count[q + 1] += count[q]
+    nodes = np.empty(count[2 * C], dtype=np.int64)
+    klass = np.empty(count[2 * C], dtype=np.int64)
+    for k in range(K):
+        if color[k] >= 0:
+            q = 2 * cluster[k] + color[k]
+            nodes[count[q]] = k
+            klass[count[q]] = q
+            count[q] += 1
+    return sets[:P], pa[:P], pb[:P], color, cluster, nodes, klass
+
+
+@njit(cache=True, nogil=True)
+def hinge_records(seen, mine, failing, elim, nodes, klass, at, L, touched, seen_bits, seen_m, live, members):  # pragma: no cover
+    """The weak hinges of a grid's 3D Medusa `Colors`: records (class w, weak node t, hinge
+    end a, set X s), by (w, t), each key's records in the order of their ends, then sets.
+
+    `seen`, `mine` (classes, live columns), `failing` (clusters, 2), `elim` (clusters, live),
+    `nodes`, `klass`, `at` and `L` are the `Colors` tables; `touched`, `seen_bits` and
+    `seen_m` `linkgraph.techniques.coloring.hinges`' per-geometry tables; `live` the flat
+    live table and `members` every set X's members. A class's weak nodes see its other
+    colour, not the class, and are neither coloured nor eliminated by plain 3D Medusa; an end
+    a of class w with a weak node, and a set X that a sees some but not all live members of,
+    make a record with every weak node t of w that sees the members a does not.
+    """
+    W, nl = seen.shape
+    C = failing.shape[0]
+    S, n = members.shape
+    usable = np.zeros(C, dtype=np.bool_)
+    out_m = np.zeros(nl, dtype=np.bool_)  # what plain 3D Medusa gives
+    for c in range(C):
+        f0 = failing[c, 0]
+        f1 = failing[c, 1]
+        usable[c] = not (f0 or f1)
+        if usable[c]:
+            for j in range(nl):
+                if elim[c, j]:
+                    out_m[j] = True
+        elif not (f0 and f1):
+            w = 2 * c + (0 if f0 else 1)
+            for j in range(nl):
+                if mine[w, j]:
+                    out_m[j] = True
+    # each class's weak nodes, ascending: weak_t[first[w]:first[w + 1]]
+    first = np.zeros(W + 1, dtype=np.int64)
+    weak_t = np.empty(W * nl, dtype=np.int64)
+    q = 0
+    for w in range(W):
+        if usable[w // 2]:
+            o = w ^ 1
+            for j in range(nl):
+                if seen[o, j] and not seen[w, j] and not mine[w, j] and not mine[o, j] and not out_m[j]:
+                    weak_t[q] = j
+                    q += 1
+        first[w + 1] = q
+    live_bits = np.zeros(S + 1, dtype=np.int64)  # the padding set: no member
+    for s in range(S):
+        b = 0
+        for j in range(n):
+            if live[members[s, j]]:
+                b |= 1 << j
+        live_bits[s] = b
+    cap = 64
+    rec = np.empty((cap, 4), dtype=np.int64)
+    R = 0
+    for e in range(len(nodes)):
+        w = klass[e]
+        if first[w + 1] == first[w]:
+            continue
+        k = nodes[e]
+        a = at[e]
+        for j in range(touched.shape[1]):
+            s = touched[k, j]
+            lm = live_bits[s]
+            un = lm & ~np.int64(seen_bits[k, j])
+            if un == lm or un == 0:
+                continue
+            for i in range(first[w], first[w + 1]):
+                t = weak_t[i]
+                if (un & ~np.int64(seen_m[L[t], s])) == 0:
+                    if R == cap:
+                        cap *= 2
+                        grown = np.empty((cap, 4), dtype=np.int64)
+                        grown[:R] = rec[:R]
+                        rec = grown
+                    rec[R, 0] = w
+                    rec[R, 1] = t
+                    rec[R, 2] = a
+                    rec[R, 3] = s
+                    R += 1
+    rec = rec[:R]
+    order = np.argsort(rec[:, 0] * nl + rec[:, 1], kind="mergesort")  # stable: ends, then sets, kept
+    return rec[order]

@@ -142,42 +142,51 @@ def medusa(grid: Grid) -> Iterator[Step]:
 
 # ---- clusters -----------------------------------------------------------------
 class Clusters:
-    """Strong links of a grid, their clusters and two-colouring (integer indices)."""
+    """Strong links of a grid, their clusters and two-colouring (integer indices).
+
+    Built by the compiled `linkgraph.techniques.coloring.kernel.clusters`: `count` clusters,
+    `nodes` the coloured candidates by class ``2 * cluster + colour`` then candidate, with
+    their `klass`. The Python views the proofs read (`adj`, `color`, `cluster`, `clusters`)
+    are made on first use.
+    """
 
     def __init__(self, grid: Grid, *, medusa: bool):
+        from linkgraph.techniques.coloring.kernel import clusters  # noqa: PLC0415 (numba: loaded on first use)
+
         g = grid.geometry
-        live = grid.live
-        members = g.set_members
-        lm = live[members]
-        two = lm.sum(axis=1) == 2
-        if not medusa:
-            two[: g.number_of_cells] = False
-        sets = np.flatnonzero(two)
-        pairs = members[sets][lm[sets]].reshape(-1, 2)
+        self._sets, self._a, self._b, self._color, self._cluster, self.nodes, self.klass = clusters(
+            grid.live, g.set_members, g.number_of_cells, medusa)
+        self.count = int(self.klass[-1]) // 2 + 1 if len(self.klass) else 0
+
+    @cached_property
+    def adj(self) -> dict[int, list[tuple[int, int]]]:
+        """Per linked candidate, its strong links as (other end, set X), by set X."""
         adj: dict[int, list[tuple[int, int]]] = {}
-        for s, (a, b) in zip(sets.tolist(), pairs.tolist()):
+        for s, a, b in zip(self._sets.tolist(), self._a.tolist(), self._b.tolist()):
             adj.setdefault(a, []).append((b, s))
             adj.setdefault(b, []).append((a, s))
-        self.adj = adj
-        color: dict[int, int] = {}
-        cluster: dict[int, int] = {}
-        clusters: list[list[int]] = []
-        for start in sorted(adj):
-            if start in color:
-                continue
-            cid = len(clusters)
-            color[start] = 0
-            cluster[start] = cid
-            nodes = [start]
-            for k in nodes:  # breadth first: `nodes` is the queue too
-                other = 1 - color[k]
-                for m, _ in adj[k]:
-                    if m not in color:
-                        color[m] = other
-                        cluster[m] = cid
-                        nodes.append(m)
-            clusters.append(sorted(nodes))
-        self.color, self.cluster, self.clusters = color, cluster, clusters
+        return adj
+
+    @cached_property
+    def color(self) -> dict[int, int]:
+        """Colour (0 or 1) of each coloured candidate."""
+        nodes = self.nodes.tolist()
+        return dict(zip(nodes, self._color[nodes].tolist()))
+
+    @cached_property
+    def cluster(self) -> dict[int, int]:
+        """Cluster of each coloured candidate."""
+        nodes = self.nodes.tolist()
+        return dict(zip(nodes, (self.klass // 2).tolist()))
+
+    @cached_property
+    def clusters(self) -> list[list[int]]:
+        """Each cluster's candidates, ascending."""
+        cl = self._cluster
+        out: list[list[int]] = [[] for _ in range(self.count)]
+        for k in np.flatnonzero(cl >= 0).tolist():
+            out[cl[k]].append(k)
+        return out
 
     def tree(self, root: int) -> dict[int, tuple[int, int]]:
         """Breadth-first parents from `root`: node -> (parent, set X of the link)."""
@@ -207,16 +216,15 @@ class Colors:
     def __init__(self, grid: Grid, *, medusa: bool):
         self.geometry = g = grid.geometry
         self.cl = cl = Clusters(grid, medusa=medusa)
-        if not cl.clusters:
+        if not cl.count:
             return
         self.L = L = np.flatnonzero(grid.live)
         nl = len(L)
         pos = np.full(g.number_of_candidates + 1, nl)  # dead candidates -> an extra column
         pos[L] = np.arange(nl)
         self.pos = pos
-        order = sorted(cl.color, key=lambda k: (2 * cl.cluster[k] + cl.color[k], k))
-        self.nodes = nodes = np.array(order)
-        self.klass = klass = np.array([2 * cl.cluster[k] + cl.color[k] for k in order])
+        self.nodes = nodes = cl.nodes  # by class (cluster, then colour), then candidate
+        self.klass = klass = cl.klass
         self.starts = starts = np.flatnonzero(np.r_[True, klass[1:] != klass[:-1]])
         self.at = at = pos[nodes]
         self.members = members = pos[g.set_members]
@@ -246,7 +254,7 @@ def medusa_colors(grid: Grid) -> Colors:
 def _coloring(grid: Grid, technique: str, *, medusa: bool) -> Iterator[Step]:
     cc = medusa_colors(grid) if medusa else Colors(grid, medusa=False)
     cl = cc.cl
-    if not cl.clusters:
+    if not cl.count:
         return
     failing, elim = cc.failing, cc.elim
     for c in np.flatnonzero(failing.any(axis=1) | elim.any(axis=1)).tolist():

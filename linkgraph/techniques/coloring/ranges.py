@@ -146,7 +146,7 @@ def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
     ['b2#1: r1c4#1 => r1#1']
     """
     cc = medusa_colors(grid)
-    if not cc.cl.clusters:
+    if not cc.cl.count:
         return
     table = RangeTable(grid)
     if not table.size:
@@ -218,7 +218,7 @@ def _color_traps(grid: Grid, cc: Colors, table: RangeTable, hits: np.ndarray) ->
     direct = np.logical_or.reduceat(off[:, cc.nodes], cc.starts, axis=1).reshape(n, -1, 2)
     ranged = unpack(_ranged(hits, locked_w), n).T.reshape(n, -1, 2)
     found = (direct | ranged).all(axis=2) & ~direct.all(axis=2)
-    own = np.repeat(np.arange(len(cl.clusters)), 2)
+    own = np.repeat(np.arange(cl.count), 2)
     found[np.arange(n), own] = False  # a colour against its own cluster is plain 3D Medusa
     twice = cc.twice
     for w in np.flatnonzero(found.any(axis=1) & ~twice).tolist():

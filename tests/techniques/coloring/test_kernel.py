@@ -1,6 +1,6 @@
-"""The colouring tables' compiled part (`techniques.coloring.kernel.color_tables`) against the numpy
-code it replaced, kept here as its oracle, on classic and variant positions, with and without 3D
-Medusa's cell links."""
+"""The colouring tables' compiled parts (`techniques.coloring.kernel.color_tables` and `clusters`)
+against the numpy and Python code they replaced, kept here as their oracles, on classic and
+variant positions, with and without 3D Medusa's cell links."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_the_compiled_tables_are_the_numpy_ones(medusa):
     found = {"twice": 0, "emptied": 0, "elim": 0}
     for grid in POSITIONS:
         cc = Colors(grid, medusa=medusa)
-        if not cc.cl.clusters:
+        if not cc.cl.count:
             continue
         want = tables_numpy(cc, medusa)
         for name, b in want.items():
@@ -60,3 +60,154 @@ def test_the_compiled_tables_are_the_numpy_ones(medusa):
         found["emptied"] += int((want["emptied"] >= 0).sum())
         found["elim"] += int(want["elim"].sum())
     assert found["twice"] and found["elim"] and (found["emptied"] or not medusa), found
+
+
+# ---- the clusters ---------------------------------------------------------------------------
+class ClustersPython:
+    """The former `Clusters.__init__`: strong links, then a breadth-first two-colouring over dicts."""
+
+    def __init__(self, grid, *, medusa: bool):
+        g = grid.geometry
+        live = grid.live
+        members = g.set_members
+        lm = live[members]
+        two = lm.sum(axis=1) == 2
+        if not medusa:
+            two[: g.number_of_cells] = False
+        sets = np.flatnonzero(two)
+        pairs = members[sets][lm[sets]].reshape(-1, 2)
+        adj: dict[int, list[tuple[int, int]]] = {}
+        for s, (a, b) in zip(sets.tolist(), pairs.tolist()):
+            adj.setdefault(a, []).append((b, s))
+            adj.setdefault(b, []).append((a, s))
+        self.adj = adj
+        color: dict[int, int] = {}
+        cluster: dict[int, int] = {}
+        clusters: list[list[int]] = []
+        for start in sorted(adj):
+            if start in color:
+                continue
+            cid = len(clusters)
+            color[start] = 0
+            cluster[start] = cid
+            nodes = [start]
+            for k in nodes:
+                other = 1 - color[k]
+                for m, _ in adj[k]:
+                    if m not in color:
+                        color[m] = other
+                        cluster[m] = cid
+                        nodes.append(m)
+            clusters.append(sorted(nodes))
+        self.color, self.cluster, self.clusters = color, cluster, clusters
+        order = sorted(color, key=lambda k: (2 * cluster[k] + color[k], k))
+        self.nodes = np.array(order)
+        self.klass = np.array([2 * cluster[k] + color[k] for k in order])
+
+
+def cluster_positions():
+    """The narrowings above, and every variant geometry along its solve path (16x16 included)."""
+    import linkgraph as lg
+    from tests.test_solver import VARIANTS
+
+    yield from POSITIONS
+    for g, text in VARIANTS:
+        grid = lg.Grid.parse(text, geometry=g)
+        for step in lg.solve(grid).steps:
+            yield grid
+            grid = grid.apply(step)
+
+
+CLUSTER_POSITIONS = list(cluster_positions())
+
+
+@pytest.mark.parametrize("medusa", [True, False])
+def test_the_compiled_clusters_are_the_python_ones(medusa):
+    from linkgraph.techniques.coloring.medusa import Clusters
+
+    sizes = set()
+    for grid in CLUSTER_POSITIONS:
+        want, got = ClustersPython(grid, medusa=medusa), Clusters(grid, medusa=medusa)
+        assert got.count == len(want.clusters)
+        assert got.adj == want.adj and list(got.adj) == list(want.adj)  # links in set order
+        assert got.color == want.color and got.cluster == want.cluster and got.clusters == want.clusters
+        for name in ("nodes", "klass"):
+            a, b = getattr(got, name), getattr(want, name)
+            if len(b):
+                assert a.dtype == b.dtype and np.array_equal(a, b), name
+            else:
+                assert len(a) == 0
+        sizes.add(grid.size)
+    assert {4, 9, 16} <= sizes
+
+
+
+# ---- the weak hinges ------------------------------------------------------------------------
+def hinge_found_numpy(grid) -> dict:
+    """The former numpy search of `hinges._weak_hinges`: {(class, weak node): [(end, set X), ...]}."""
+    from linkgraph.techniques.coloring.hinges import _geometry_tables
+    from linkgraph.techniques.coloring.medusa import medusa_colors
+
+    cc = medusa_colors(grid)
+    if not cc.cl.count:
+        return {}
+    failing = cc.failing
+    usable = ~failing.any(axis=1)
+    one = failing.any(axis=1) & ~failing.all(axis=1)
+    false_colors = 2 * np.flatnonzero(one) + failing[one].argmax(axis=1)
+    medusa_out = cc.elim[usable].any(axis=0) | cc.mine[false_colors].any(axis=0)
+    if not usable.any():
+        return {}
+    seen, mine = cc.seen, cc.mine
+    swap = np.arange(len(seen)) ^ 1
+    weak = seen[swap] & ~seen & ~mine & ~mine[swap] & ~medusa_out
+    weak[np.repeat(~usable, 2)] = False
+    g = grid.geometry
+    touched, seen_bits, seen_m = _geometry_tables(g)
+    live_bits = np.zeros(g.number_of_sets + 1, dtype=seen_m.dtype)
+    live_bits[:-1] = grid.live[g.set_members] @ (1 << np.arange(g.size, dtype=np.int64))
+    ends = (usable[cc.klass // 2] & weak.any(axis=1)[cc.klass]).nonzero()[0]
+    a_end, w_end, k_end = cc.at[ends], cc.klass[ends], cc.nodes[ends]
+    sets = touched[k_end]
+    live_m = live_bits[sets]
+    unseen = live_m & ~seen_bits[k_end]
+    ie, js = np.nonzero((unseen != live_m) & (unseen != 0))
+    js, unseen = sets[ie, js], unseen[ie, js]
+    wt_w, wt_t = np.nonzero(weak)
+    n_weak = np.bincount(wt_w, minlength=len(weak))
+    first = np.cumsum(n_weak) - n_weak
+    count = n_weak[w_end[ie]]
+    p = np.repeat(np.arange(len(ie)), count)
+    t = wt_t[np.repeat(first[w_end[ie]] - (np.cumsum(count) - count), count) + np.arange(len(p))]
+    ok = (unseen[p] & ~seen_m[cc.L[t], js[p]]) == 0
+    p, t = p[ok], t[ok]
+    w = w_end[ie[p]]
+    order = np.lexsort((t, w))
+    found: dict = {}
+    for key, a, s in zip(zip(w[order].tolist(), t[order].tolist()), a_end[ie[p[order]]].tolist(),
+                         js[p[order]].tolist()):
+        found.setdefault(key, []).append((a, s))
+    return found
+
+
+def test_the_compiled_weak_hinges_are_the_numpy_ones(monkeypatch):
+    from linkgraph.techniques.coloring import hinges
+
+    records = []
+    real = hinges._hinge_step
+    monkeypatch.setattr(hinges, "_hinge_step", lambda grid, cc, c, x, t, ends: records.append((2 * c + x, t, ends)))
+    keys = ends = 0
+    for grid in CLUSTER_POSITIONS:
+        want = hinge_found_numpy(grid)
+        records.clear()
+        list(hinges._weak_hinges(grid))
+        done, expected = set(), []
+        for (w, t), hs in want.items():
+            if t not in done:
+                done.add(t)
+                expected.append((w, t, hs))
+        assert records == expected
+        keys += len(want)
+        ends += sum(len(v) for v in want.values())
+    assert keys > 20 and ends > keys  # weak nodes with several hinge ends are met
+    assert real is not None
