@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 
 __all__ = [
@@ -114,7 +115,7 @@ def check_choice(option: str, values: Iterable[str], allowed: Iterable[str]) -> 
 
 
 def describe(exc: BaseException, flags: Mapping[str, str] | None = None) -> str:
-    """The one line that names an error to a user: ``PuzzleFormatError: line 3: ...``.
+    r"""The one line that names an error to a user: ``PuzzleFormatError: line 3: ...``.
 
     The command line prints it after ``linkgraph: ``; the explorer's API answers it as
     ``{"error": ...}``. An OptionError names an option as Python spells it
@@ -126,13 +127,28 @@ def describe(exc: BaseException, flags: Mapping[str, str] | None = None) -> str:
     >>> lg.errors.describe(lg.OptionError("max_steps: expected a whole number >= 0, found -1"),
     ...                    {"max_steps": "--max-steps"})
     'OptionError: --max-steps: expected a whole number >= 0, found -1'
+
+    User text a message quotes is shown with its control characters and line separators
+    escaped, so the line stays one line for any reader (``str.splitlines`` also breaks at
+    ``\x1c``-``\x1e``, ``\x85``, ``\u2028``):
+
+    >>> print(lg.errors.describe(lg.PuzzleFormatError("a\x1eb\u2028c: not a puzzle")))
+    PuzzleFormatError: a\x1eb\u2028c: not a puzzle
     """
     message = str(exc)
     if flags and isinstance(exc, OptionError):
         m = re.match(r"([a-z][a-z_]*)(:| )", message)
         if m and m.group(1) in flags:
             message = flags[m.group(1)] + message[len(m.group(1)):]
-    return f"{type(exc).__name__}: {message}"
+    return f"{type(exc).__name__}: {_one_line(message)}"
+
+
+def _one_line(text: str) -> str:
+    """`text` with its control characters and line or paragraph separators written as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+                   else ch for ch in text)
 
 
 def option_flags(parser) -> dict[str, str]:

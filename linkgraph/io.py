@@ -423,7 +423,7 @@ def _parse_hodoku(text: str) -> Grid:
         i += 2 if plus else 1
         if ch in ".0":
             values.append(0)
-        elif ch.isdigit():
+        elif ch in "123456789":  # ASCII only: str.isdigit() also passes '²', which int() refuses
             values.append(int(ch))
         else:
             raise PuzzleFormatError(f"HoDoKu line: grid character {len(values) + 1}: unexpected {ch!r}")
@@ -433,7 +433,7 @@ def _parse_hodoku(text: str) -> Grid:
     grid = _with_marks(None, np.array(values), np.array(given))
     deleted = []
     for token in fields[4].split():
-        if len(token) != 3 or not token.isdigit() or "0" in token:
+        if len(token) != 3 or not all(x in "123456789" for x in token):
             raise PuzzleFormatError(f"HoDoKu line: deleted candidate {token!r}: expected <digit><row><column>, e.g. 312")
         d, r, c = (int(x) for x in token)
         deleted.append(Candidate(Cell(r - 1, c - 1), d))
@@ -506,7 +506,7 @@ def _parse_sdx(text: str) -> Grid:
     for i, token in enumerate(tokens):
         user = token[:1] in "uU"
         digits = token[1:] if user else token
-        if not digits or not digits.isdigit() or "0" in digits or (user and len(digits) != 1):
+        if not digits or not all(d in "123456789" for d in digits) or (user and len(digits) != 1):
             raise PuzzleFormatError(f"sdx: {g.cell(i)} (cell {i + 1}): unexpected {token!r}, expected digits or u<digit>")
         cands[i, [int(d) - 1 for d in digits]] = True
         given[i] = not user and len(digits) == 1

@@ -23,6 +23,7 @@ from linkgraph.limits import Deadline, TimeLimitExceeded, check_count, check_sec
 from linkgraph.nets.propagate import check_depth_level
 from linkgraph.nets.search import forcing_nets
 from linkgraph.nets.structure import Structure
+from linkgraph.oracle import count_solutions
 from linkgraph.samples import GNPX_FORCECHAIN
 from linkgraph.steps import Step
 from linkgraph.techniques import TECHNIQUES, Technique, resolve_ladder
@@ -362,13 +363,15 @@ def warm_up() -> None:
     built-in position once (the nets with and without nesting, an AIC, finned fish,
     XY-wings, singles, the 3D Medusa colours and weak hinges, subsets, fish; the literal
     digraph's build and the grid's bookkeeping come with them) and listing its depth-2
-    patterns.
+    patterns, and the truth oracle's compiled search (`linkgraph.oracle`) by checking the
+    puzzle's solution.
 
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
 
     >>> lg.solver.warm_up()
     """
+    count_solutions(Grid.parse(GNPX_FORCECHAIN))
     grid = prepare(Grid.parse(GNPX_FORCECHAIN))
     chain_search(grid)
     next(forcing_nets(grid), None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from linkgraph.commands.common import Report, check_option, check_unique
+from linkgraph.commands.common import Report, check_option, check_seconds_option, check_unique
 from linkgraph.grid import Grid
 from linkgraph.limits import Deadline, TimeLimitExceeded, check_count, check_seconds
 
@@ -44,9 +44,10 @@ def english(step) -> str:
 
 
 def check_options(args: argparse.Namespace) -> None:
-    """Raise OptionError for a negative --max-steps or a --time-limit that is not a positive number."""
+    """Raise OptionError for a negative --max-steps or --check-limit, or a --time-limit that is not a positive number."""
     check_count("max_steps", args.max_steps)
     check_seconds("time_limit", args.time_limit)
+    check_seconds_option(args)
 
 
 class _TimeUp(TimeLimitExceeded):
@@ -83,7 +84,7 @@ def report(grid: Grid, args: argparse.Namespace) -> Report:
     try:
         with Deadline(left(), _TimeUp):
             if not args.no_check:
-                check_unique(grid)
+                check_unique(grid, check_seconds_option(args))
             where = "the next step"
             found = rated_hint(grid, ladder=ladder) if args.hint else None
     except _TimeUp:

@@ -134,8 +134,13 @@ def _number(params: Mapping[str, str], key: str, default: int, allowed: range) -
     return value
 
 
-def answer(route: str, params: Mapping[str, str]) -> Answer:
+def answer(route: str, params: Mapping[str, str], *, check_limit: float | None = None) -> Answer:
     """The answer to ``GET /api/<route>?<params>``.
+
+    `check_limit` (seconds, None: the commands' default) bounds the uniqueness check of
+    the puzzle: the worker pool gives it half of the request's time, so that a check that
+    does not settle answers 400 (SearchLimitError) instead of running into the request's
+    timeout. A ``check_limit`` parameter may only lower it.
 
     Examples
     --------
@@ -155,6 +160,8 @@ def answer(route: str, params: Mapping[str, str]) -> Answer:
             module = COMMANDS[route]
             flags = command_flags(module)
             args = command_args(module, command_argv(route, params))
+            if check_limit is not None and hasattr(args, "check_limit"):
+                args.check_limit = min(args.check_limit or check_limit, check_limit)
             report = module.report(_grid(params), args)
             return Answer(200, json_text(report.data), report.status)
         if route == "propagate":
@@ -169,7 +176,8 @@ def answer(route: str, params: Mapping[str, str]) -> Answer:
         if route == "explore":
             _known(params, ("puzzle", "ladder", "pictures"))
             data = explore(_grid(params), ladder=params.get("ladder") or "default",
-                           pictures=params.get("pictures", "1").strip().lower() not in _FALSE)
+                           pictures=params.get("pictures", "1").strip().lower() not in _FALSE,
+                           check_limit=check_limit)
             return Answer(200, json_text(data), data["status"])
     except LinkgraphError as exc:
         return error_answer(400, describe(exc, flags))

@@ -185,7 +185,7 @@ def board_shape(grid: Grid) -> dict:
     }
 
 
-def explore(grid: Grid, *, ladder: str = "default", pictures: bool = True) -> dict:
+def explore(grid: Grid, *, ladder: str = "default", pictures: bool = True, check_limit: float | None = None) -> dict:
     """The explorer's data for a puzzle: the solve path with proofs, pictures and hints.
 
     Parameters
@@ -197,6 +197,8 @@ def explore(grid: Grid, *, ladder: str = "default", pictures: bool = True) -> di
         spec of ``linkgraph solve --ladder``.
     pictures : bool, optional
         Draw each step's flow picture (needs Graphviz's ``dot``; None without it).
+    check_limit : float, optional
+        Seconds the uniqueness check may take (default: ``linkgraph solve``'s ``--check-limit``).
 
     Returns
     -------
@@ -210,6 +212,8 @@ def explore(grid: Grid, *, ladder: str = "default", pictures: bool = True) -> di
     ------
     InvalidPuzzleError
         For a puzzle with no or several solutions (the CLI's message).
+    SearchLimitError
+        When the uniqueness check does not settle within `check_limit` seconds.
 
     Examples
     --------
@@ -219,7 +223,8 @@ def explore(grid: Grid, *, ladder: str = "default", pictures: bool = True) -> di
     (True, 'Hidden Single', 9)
     """
     spec = ladder_spec(ladder)
-    report = solve_command.report(grid, command_args(solve_command, ["--ladder", spec, "--proofs"]))
+    argv = ["--ladder", spec, "--proofs"] + ([] if check_limit is None else [f"--check-limit={check_limit!r}"])
+    report = solve_command.report(grid, command_args(solve_command, argv))
     return page_data(grid, report, ladder=ladder, pictures=pictures)
 
 

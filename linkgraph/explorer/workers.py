@@ -7,6 +7,9 @@ descriptor is watched by the loop). A request has one deadline, `timeout` second
 after it arrived: waiting for a worker past it answers 503, computing past it stops
 that worker (SIGKILL to its own process id) and answers 504, and a new worker takes
 its place. At most `max_waiting` requests wait for a worker; more answer 503 at once.
+The uniqueness check of a request's puzzle gets half the time left when a worker takes
+it (``check_limit`` of `linkgraph.explorer.api.answer`): a big puzzle whose check does not
+settle in time answers 400 with the check's one-line message, and the worker lives on.
 """
 
 from __future__ import annotations
@@ -24,7 +27,11 @@ __all__ = ["WorkerPool", "worker_main"]
 def worker_main(conn) -> None:
     """A worker's loop: answer ``(route, params)`` messages until ``None`` or a closed pipe."""
     import linkgraph.explorer.data  # noqa: F401 - load the engine before saying ready
+    from linkgraph.grid import Grid
+    from linkgraph.oracle import count_solutions
+    from linkgraph.samples import GNPX_FORCECHAIN
 
+    count_solutions(Grid.parse(GNPX_FORCECHAIN))  # the compiled check loads now, not in a request's check limit
     conn.send("ready")
     while True:
         try:
@@ -33,9 +40,9 @@ def worker_main(conn) -> None:
             return
         if job is None:
             return
-        route, params = job
+        route, params, *rest = job
         try:
-            result = answer(route, params)
+            result = answer(route, params, check_limit=rest[0] if rest else None)
         except Exception as exc:  # noqa: BLE001 - a bug answers 500, the worker lives on
             result = error_answer(500, f"internal error: {type(exc).__name__}: {exc}")
         try:
@@ -139,7 +146,11 @@ class WorkerPool:
         finally:
             self._waiting -= 1
         try:
-            worker.conn.send((route, dict(params)))
+            # the uniqueness check gets half the time left, so that a big puzzle it cannot settle
+            # answers 400 with the check's own message instead of a killed worker's 504
+            # (in tenths of a second, so that the message reads "4.9 s", not "4.99997 s")
+            check_limit = max(0.1, int((deadline - time.monotonic()) * 5) / 10)
+            worker.conn.send((route, dict(params), check_limit))
             result = await self._receive(worker, max(0.0, deadline - time.monotonic()))
         except asyncio.TimeoutError:
             self._replace(worker)

@@ -81,3 +81,51 @@ def test_bad_options_fail_the_same_way_in_the_cli():
     code, out, err = run(["nets", GNPX, "--depth", "9", "--format", "json"])
     assert code == 2 and out == ""
     assert "OptionError: argument --depth: invalid choice: 9 (choose from 0, 1, 2)" in err
+
+
+# ---- the uniqueness check is bounded (--check-limit) ------------------------------------------
+
+from tests.test_oracle import HARD25  # noqa: E402
+
+
+def _run_cli(capsys, *argv):
+    from linkgraph.cli.main import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("command", ["solve", "links", "chains", "nets", "render"])
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_a_check_past_check_limit_is_one_line_exit_2_nothing_on_stdout(capsys, tmp_path, command, form):
+    extra = ["--nets", "-o", tmp_path / "p.svg"] if command == "render" else ["--format", form]
+    code, out, err = _run_cli(capsys, command, HARD25, "--check-limit", "0.3", *extra)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("linkgraph: SearchLimitError: the uniqueness check of this 25x25 grid found no answer "
+                          "within --check-limit 0.3 s (")
+    assert "--check-limit S, 0 for no limit" in err and "--no-check" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("bad", ["-1", "nan", "inf"])
+def test_a_bad_check_limit_is_refused(capsys, bad):
+    code, out, err = _run_cli(capsys, "solve", lg.samples.GNPX_FORCECHAIN, f"--check-limit={bad}")
+    assert code == 2 and out == ""
+    assert err.startswith("linkgraph: OptionError: --check-limit: expected a number of seconds >= 0")
+
+
+def test_check_limit_0_is_no_limit_and_the_default_is_documented(capsys):
+    from linkgraph.commands.common import CHECK_LIMIT
+
+    code, out, _ = _run_cli(capsys, "solve", lg.samples.GNPX_FORCECHAIN, "--check-limit", "0", "--max-steps", "1")
+    assert code == 1 and out  # checked (no limit), one step, not solved
+    code, out, _ = _run_cli(capsys, "solve", "--help")
+    assert code == 0 and f"--check-limit S give up the uniqueness check after S seconds (exit 2; default {CHECK_LIMIT:g}," \
+        in " ".join(out.split())
+
+
+def test_time_limit_below_check_limit_still_stops_solve_with_exit_1(capsys):
+    code, out, err = _run_cli(capsys, "solve", HARD25, "--time-limit", "0.3")
+    assert code == 1 and "stopped at --time-limit 0.3 s in the uniqueness check" in err

@@ -266,3 +266,33 @@ def test_solve_html_into_a_missing_folder_writes_nothing(tmp_path):
     html = target.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>") and '"mode":"file"' in html
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.html"]  # no temporary file left
+
+
+def test_a_big_puzzle_whose_check_does_not_settle_answers_400_and_keeps_its_worker():
+    """The uniqueness check gets half the request's time: past it, the check's own message, no killed worker."""
+    from tests.test_oracle import HARD25
+
+    srv = Server("--request-timeout", "2", "--workers", "1")
+    try:
+        for route in ("explore", "solve"):
+            status, _, body = srv.get(f"/api/{route}?{query(puzzle=HARD25)}")
+            error = json.loads(body)["error"]
+            assert status == 400, body
+            assert error.startswith("SearchLimitError: the uniqueness check of this 25x25 grid found no answer "
+                                    "within --check-limit ") and "--no-check" in error
+        status, _, body = srv.get("/healthz")
+        assert status == 200 and json.loads(body)["replaced"] == 0
+    finally:
+        srv.stop()
+
+
+def test_answer_bounds_the_check_and_a_parameter_may_only_lower_it():
+    from linkgraph.explorer.api import answer
+    from tests.test_oracle import HARD25
+
+    out = answer("solve", {"puzzle": HARD25, "check_limit": "30"}, check_limit=0.2)
+    assert out.status == 400 and "within --check-limit 0.2 s" in out.body
+    out = answer("links", {"puzzle": HARD25, "check_limit": "0.1"}, check_limit=5.0)
+    assert out.status == 400 and "within --check-limit 0.1 s" in out.body
+    out = answer("solve", {"puzzle": HARD25, "check_limit": "-2"}, check_limit=5.0)
+    assert out.status == 400 and "OptionError: --check-limit:" in out.body

@@ -295,3 +295,23 @@ def test_the_address_is_a_link_to_what_is_shown(server, browser_page):
     expect(page.locator("#status")).to_have_text(
         "PuzzleFormatError: expected 81 cells (or 16, 36, 64, 144, 256, 625), found 9")
     assert not [p for p in problems if p.startswith("page error")], problems
+
+
+def test_a_big_puzzle_whose_check_does_not_settle_shows_the_check_message(server, browser_page):
+    """A 25x25 puzzle the uniqueness check cannot settle in half the request's time: the page says so."""
+    from tests.test_oracle import HARD25
+
+    page, problems, _ = browser_page
+    page.goto(server.url)
+    page.wait_for_selector("#step-list tbody tr[data-k='1']")
+    page.fill("#puzzle-input", HARD25)
+    page.click("#load-button")
+    # the check gets half of the server's 10 s request timeout
+    expect(page.locator("#status")).to_have_class(re.compile("error"), timeout=30_000)
+    text = page.text_content("#status")
+    assert text.startswith("SearchLimitError: the uniqueness check of this 25x25 grid found no answer within "
+                           "--check-limit "), text
+    assert "--no-check" in text
+    shot(page, "explorer-check-limit.png")
+    assert all("status of 400" in p for p in problems), problems  # the browser logs the 400 itself
+    problems.clear()
