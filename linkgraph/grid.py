@@ -246,30 +246,30 @@ class Grid:
     # ---- changing (new grids) ------------------------------------------------
     def eliminate(self, cands: Iterable[Candidate]) -> Grid:
         """A new grid without `cands`."""
-        new = self.cands.copy().reshape(-1)
-        for cand in cands:
-            new[self.geometry.index(cand)] = False
-        return Grid(self.geometry, new, self.givens, self.placed)
+        return self._changed(cands, ())
 
     def place(self, cands: Iterable[Candidate]) -> Grid:
         """A new grid with each of `cands` placed: its cell keeps only its digit and the
         digit leaves the cell's peers."""
-        new = self.cands.copy()
-        placed = self.placed.copy()
-        _place_into(self.geometry, new, placed, cands)
-        return Grid(self.geometry, new, self.givens, placed)
+        return self._changed((), cands)
 
     def apply(self, step: Step) -> Grid:
         """A new grid with the step's eliminations made and placements placed.
 
         The grid ``eliminate(step.eliminations).place(step.placements)`` makes, in one copy.
         """
+        return self._changed(step.eliminations, step.placements)
+
+    def _changed(self, eliminations: Iterable[Candidate], placements: Iterable[Candidate]) -> Grid:
+        """A new grid with `eliminations` removed, then each of `placements` placed, in one
+        copy (`linkgraph.kernel.grid.applied`): the one way `eliminate`, `place` and `apply`
+        change a grid."""
         from linkgraph.kernel.grid import applied
 
         g = self.geometry
         index = g.index
-        eliminations = np.array([index(c) for c in step.eliminations], dtype=np.int64)
-        placements = np.array([index(c) for c in step.placements], dtype=np.int64)
+        eliminations = np.array([index(c) for c in eliminations], dtype=np.int64)
+        placements = np.array([index(c) for c in placements], dtype=np.int64)
         new, placed = applied(self.cands, self.placed, eliminations, placements, g.peers)
         # the constructor's work done: bool arrays of the right shapes, placed cells with one digit
         grid = object.__new__(Grid)
@@ -438,14 +438,3 @@ def cached_only(kind: object, grid: Grid):
     """
     hit = _CACHE.get((kind, grid))
     return None if hit is None or getattr(hit, "failed", False) else hit
-
-
-def _place_into(g: Geometry, new: np.ndarray, placed: np.ndarray, cands: Iterable[Candidate]) -> None:
-    """Place each of `cands` in the arrays `new` (live candidates, cell x digit) and `placed`:
-    its cell keeps only its digit and the digit leaves the cell's peers."""
-    for cand in cands:
-        i = g.cell_index(cand.cell)
-        new[i] = False
-        new[i, cand.digit - 1] = True
-        new[g.peer_lists[i], cand.digit - 1] = False
-        placed[i] = True
