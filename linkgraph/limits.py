@@ -55,11 +55,14 @@ import sys
 import threading
 import time
 from numbers import Integral, Real
+from typing import TypeVar
 
 from linkgraph.errors import OptionError
 
 __all__ = ["REPEAT", "Deadline", "JobTimeout", "TimeLimitExceeded", "check_count", "check_seconds",
-           "hidden_time_out"]
+           "hidden_cause", "hidden_time_out"]
+
+E = TypeVar("E", bound=BaseException)
 
 #: Seconds between repeats of a time-out that has not yet stopped its block.
 REPEAT = 0.05
@@ -182,9 +185,26 @@ def hidden_time_out(exc: BaseException) -> TimeLimitExceeded | None:
     ...     print(type(hidden_time_out(exc)).__name__, hidden_time_out(ValueError("x")))
     JobTimeout None
     """
+    return hidden_cause(exc, TimeLimitExceeded)
+
+
+def hidden_cause(exc: BaseException, kind: type[E]) -> E | None:
+    """`exc` if it is a `kind`, else the first `kind` among its causes (``__cause__``,
+    followed until it ends or loops); None when there is none.
+
+    The walk behind `hidden_time_out` and `linkgraph.research.runner.hidden_interrupt`:
+    compiled code reports an exception raised in a Python callback as a SystemError
+    caused by it.
+
+    >>> try:
+    ...     raise SystemError("returned a result with an exception set") from KeyError("k")
+    ... except SystemError as exc:
+    ...     print(repr(hidden_cause(exc, KeyError)), hidden_cause(exc, ValueError))
+    KeyError('k') None
+    """
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
-        if isinstance(exc, TimeLimitExceeded):
+        if isinstance(exc, kind):
             return exc
         seen.add(id(exc))
         exc = exc.__cause__

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from linkgraph.errors import OptionError
-from linkgraph.limits import REPEAT, Deadline, JobTimeout  # noqa: F401 - re-exported
+from linkgraph.limits import REPEAT, Deadline, JobTimeout, hidden_cause  # noqa: F401 - re-exported
 
 __all__ = ["REPEAT", "Deadline", "JobTimeout", "first_completed", "hidden_interrupt", "interrupt",
            "interrupt_on_sigterm", "local_map", "ordered", "worker_init"]
@@ -233,13 +233,7 @@ def hidden_interrupt(exc: BaseException) -> KeyboardInterrupt | None:
     ...     print(type(hidden_interrupt(exc)).__name__, hidden_interrupt(ValueError("x")))
     KeyboardInterrupt None
     """
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
-            return exc
-        seen.add(id(exc))
-        exc = exc.__cause__
-    return None
+    return hidden_cause(exc, KeyboardInterrupt)
 
 
 @contextmanager
