@@ -28,7 +28,7 @@ dozen nodes; on 16x16 and 25x25 grids with few givens or no solution it can take
 millions, which is why the command line bounds it by default (``--check-limit``).
 
 The pure Python search this replaced (Python ints as bitsets) is kept in
-tests/test_oracle_python.py as the compiled search's own oracle. numba compiles
+tests/oracle_python.py as the compiled search's own oracle. numba compiles
 the search on first use and caches the machine code beside this file.
 
 Examples

@@ -5,7 +5,7 @@ every digit a place in every house, and no house holds two solved cells with one
 instead of six numpy calls over a gathered (houses, cells, digits) table; `applied` is
 `Grid.apply`'s new candidate table and placed cells, a step's eliminations made and its
 placements placed, instead of a Python loop over the placements and the constructor's checks.
-The numpy code they replaced is kept in tests/test_grid_kernel.py as their oracle. numba
+The numpy code they replaced is kept in tests/kernel/test_grid.py as their oracle. numba
 compiles them on first use and caches the code beside this file.
 """
 

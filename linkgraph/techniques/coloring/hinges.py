@@ -13,7 +13,7 @@ is false.
   already a 3D Medusa result: the colour with both ends sees every live
   member of the set X, which is `linkgraph.techniques.coloring.medusa.medusa`'s
   *unit-emptied* / *cell-emptied* rule. So the strong hinge gets no rung of
-  its own (``tests/techniques/test_hinges.py`` checks this on real positions).
+  its own (``tests/techniques/coloring/test_hinges.py`` checks this on real positions).
 - **Weak hinge**: one end ``a`` is in a cluster, colour A; the other end ``t``
   is a *weak node*: a candidate outside the cluster that sees (shares a set X
   with) a candidate ``b`` of the other colour, B, and sees no candidate of
