@@ -366,13 +366,14 @@ def naked_singles(cands, placed):  # pragma: no cover (compiled; tested against 
 
 @njit(cache=True, nogil=True)
 def closed_spilling(masks, size, table, outer, inner):  # pragma: no cover (compiled; tested against numpy)
-    """The subsets that close and eliminate, as `linkgraph.techniques.subsets.closed_subsets`
-    then `spilling` find them: ``(rows, combinations, unions)`` of each `size` positions (rows
-    of `table`) of each row of `masks` (rows, positions; those left out hold a mask of more
-    bits than any subset) whose masks OR to `size` bits, kept when the live candidates of the
-    sets the union covers (``outer[row, bit]`` summed over its bits) outnumber those of the
-    subset's own (``inner[row, position]`` summed over its positions); rows in order, then
-    combinations in order."""
+    """The subsets that close and eliminate, as the numpy search it replaced finds them
+    (`closed_subsets` then `spilling`, tests/techniques/test_subsets_kernel.py):
+    ``(rows, combinations, unions)`` of each `size` positions (rows of `table`) of each row of
+    `masks` (rows, positions; those left out hold a mask of more bits than any subset) whose
+    masks OR to `size` bits, kept when the live candidates of the sets the union covers
+    (``outer[row, bit]`` summed over its bits) outnumber those of the subset's own
+    (``inner[row, position]`` summed over its positions); rows in order, then combinations in
+    order."""
     R = masks.shape[0]
     T = table.shape[0]
     nb = outer.shape[1]

@@ -7,9 +7,9 @@ them, so those cells lose their other digits (base: the k house-digit sets;
 cover: the k cell sets).
 
 Both searches OR the masks of every k positions (cells or digits) of every
-house in one compiled pass (`linkgraph.techniques.kernel.closed_spilling`; `closed_subsets`
-and `spilling` are the same search in numpy), and work out only the few subsets that close
-and eliminate.
+house in one compiled pass (`linkgraph.techniques.kernel.closed_spilling`; the numpy
+search it replaced is its oracle in tests/techniques/test_subsets_kernel.py), and work out
+only the few subsets that close and eliminate.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from linkgraph.steps import Step
 from linkgraph.bitops import bits
 from linkgraph.techniques.base import house_places, pattern_step
 
-__all__ = ["LEFT_OUT", "closed_subsets", "combination_table", "hidden_subsets", "naked_subsets", "spilling"]
+__all__ = ["LEFT_OUT", "combination_table", "hidden_subsets", "naked_subsets"]
 
 NAMES = {
     ("naked", 2): "naked-pair", ("naked", 3): "naked-triple", ("naked", 4): "naked-quad",
@@ -52,26 +52,6 @@ def _masks(grid: Grid) -> np.ndarray:
 def combination_table(n: int, size: int) -> np.ndarray:
     """(combinations, size) of `n` positions, in `itertools.combinations` order."""
     return np.array(list(combinations(range(n), size)), dtype=np.intp).reshape(-1, size)
-
-
-def closed_subsets(masks: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(rows, combinations, unions) of each `size` positions of `masks` (rows, positions; those
-    left out hold `LEFT_OUT`) whose masks OR to `size` bits: rows in order, then combinations
-    in order."""
-    table = combination_table(masks.shape[1], size)
-    union = masks[:, table[:, 0]]
-    for j in range(1, size):
-        union |= masks[:, table[:, j]]
-    rows, combos = np.nonzero(bitcount(union) == size)
-    return rows, combos, union[rows, combos]
-
-
-def spilling(union: np.ndarray, outer: np.ndarray, inner: np.ndarray) -> np.ndarray:
-    """Which closed subsets eliminate: the live candidates of the sets the union covers (`outer`,
-    per row a count per bit) outnumber those of the subset's own sets (`inner`, the total), all
-    of which they hold."""
-    covered = (union[:, None] >> np.arange(outer.shape[1])) & 1
-    return (covered * outer).sum(axis=1) > inner
 
 
 def naked_subsets(grid: Grid, size: int) -> Iterator[Step]:

@@ -1,6 +1,6 @@
 """The subsets' and basic fish's compiled search (`techniques.kernel.closed_spilling`) against the
-numpy search it replaced on those rungs' paths (`subsets.closed_subsets` then `subsets.spilling`,
-kept as the oracle), with the inputs each rung gives it, on narrowings of classic puzzles and of
+numpy search it replaced on those rungs' paths (`closed_subsets` then `spilling`,
+kept here as the oracle), with the inputs each rung gives it, on narrowings of classic puzzles and of
 every variant geometry (16x16 included), for sizes 2 to 4. Also the tables those rungs read on
 most grids: `base.house_places` (compiled, against the numpy product it replaced) and
 `base.DigitView` (its ints cut from one conversion, against the row-by-row conversion)."""
@@ -13,8 +13,28 @@ import pytest
 from linkgraph.bitops import bitcount
 from linkgraph.techniques import fish, kernel, subsets
 from linkgraph.techniques.base import house_places
-from linkgraph.techniques.subsets import LEFT_OUT, closed_subsets, combination_table, spilling
+from linkgraph.techniques.subsets import LEFT_OUT, combination_table
 from tests.narrowings import narrowings
+
+def closed_subsets(masks: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, combinations, unions) of each `size` positions of `masks` (rows, positions; those
+    left out hold `LEFT_OUT`) whose masks OR to `size` bits: rows in order, then combinations
+    in order."""
+    table = combination_table(masks.shape[1], size)
+    union = masks[:, table[:, 0]]
+    for j in range(1, size):
+        union |= masks[:, table[:, j]]
+    rows, combos = np.nonzero(bitcount(union) == size)
+    return rows, combos, union[rows, combos]
+
+
+def spilling(union: np.ndarray, outer: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """Which closed subsets eliminate: the live candidates of the sets the union covers (`outer`,
+    per row a count per bit) outnumber those of the subset's own sets (`inner`, the total), all
+    of which they hold."""
+    covered = (union[:, None] >> np.arange(outer.shape[1])) & 1
+    return (covered * outer).sum(axis=1) > inner
+
 
 POSITIONS = list(narrowings(seed=31, top95=8, rounds=6, start=True))
 
