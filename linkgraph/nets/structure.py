@@ -75,12 +75,6 @@ def _partner_table(g) -> np.ndarray:
     return out
 
 
-def _row_lists(m: np.ndarray) -> list[np.ndarray]:
-    """``[np.flatnonzero(row) for row in m]`` for a 2-D bool array, in one nonzero call."""
-    rows, cols = np.nonzero(m)
-    return np.split(cols.astype(np.intp), np.cumsum(np.bincount(rows, minlength=len(m)))[:-1]) if len(m) else []
-
-
 @lru_cache(maxsize=16)
 def _all_set_texts(g) -> tuple[list[str], list[str]]:
     """Text and family (``cell``/``house``) of every set X of geometry `g`."""

@@ -142,14 +142,6 @@ def _house_rows(g) -> tuple[np.ndarray, np.ndarray]:
     return inc, words
 
 
-def _sorted_links(N: int, parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    """(v, u) of the links of `parts` (each (v, u) arrays), by v then u."""
-    v = np.concatenate([v for v, _ in parts]).astype(np.int64)
-    u = np.concatenate([u for _, u in parts]).astype(np.int64)
-    order = np.argsort(v * N + u, kind="stable")  # sorted runs
-    return v.take(order), u.take(order)
-
-
 def als_net(grid: Grid, max_size: int = ALS_MAX_SIZE) -> AlsNet | None:
     """The grouped-AIC net in two copies joined through ALS nodes (see the module docstring);
     None when the grid has no ALS node. The arrays come from one compiled call

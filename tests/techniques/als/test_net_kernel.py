@@ -14,6 +14,14 @@ from linkgraph.techniques.als.table import ALS_MAX_SIZE, als_table
 from tests.narrowings import narrowings
 
 
+def sorted_links(N: int, parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """The former `als.net._sorted_links`: (v, u) of the links of `parts` (each (v, u) arrays), by v then u."""
+    v = np.concatenate([v for v, _ in parts]).astype(np.int64)
+    u = np.concatenate([u for _, u in parts]).astype(np.int64)
+    order = np.argsort(v * N + u, kind="stable")  # sorted runs
+    return v.take(order), u.take(order)
+
+
 def als_net_numpy(grid, max_size=ALS_MAX_SIZE):
     """The former numpy `als_net`."""
     g = grid.geometry
@@ -79,8 +87,8 @@ def als_net_numpy(grid, max_size=ALS_MAX_SIZE):
     bsv, bsu = bp.strong
     bwv, bwu = bp.weak
     B = M + K
-    strong = net._sorted_links(N, [(bsv, bsu), (bsv + B, bsu + B), (sv + M, su + M)])
-    weak = net._sorted_links(N, [(bwv, bwu), (bwv + B, bwu + B),
+    strong = sorted_links(N, [(bsv, bsu), (bsv + B, bsu + B), (sv + M, su + M)])
+    weak = sorted_links(N, [(bwv, bwu), (bwv + B, bwu + B),
                              (la + M, lr),  # copy one -> ALS
                              (la + M, lr + B),  # copy two -> ALS
                              (lr + B, la + M),  # ALS -> copy two
