@@ -6,9 +6,12 @@ over a set X is a handful of word-wise operations over all branches at once (64 
 last candidate) is a padding row that is never ON and always OFF, so ragged
 member lists pad to rectangles. Rules and contradictions are those of the
 `linkgraph.nets.propagate` docstring; this module only computes them. One round over
-every set and candidate is compiled (`linkgraph.nets.kernel`, numba); the loop around the
-rounds is here: failures, compacting the branches still running into fewer words,
-nesting, and the words new in each round that the proofs read back.
+every set and candidate is compiled (`linkgraph.nets.kernel`, numba). So is the loop
+around the rounds at nesting levels 0 and 1 (failures, compacting the branches still
+running into fewer words, nesting, and the words new in each round that the proofs read
+back: `linkgraph.nets.kernel.advance_run`, one call per propagation, read back here as a
+`Run` and its tails); at levels 2 and 3, where each sub-net is a run of its own, the loop
+is Python (`_advance_loop`), which is also the compiled loop's oracle in the tests.
 """
 
 from __future__ import annotations
@@ -281,8 +284,8 @@ def _compact(st, ON, OFF, live, B, t, *, depth, level, track):
     """Finish the `live` branches in a state of their own, as few words as they need."""
     keep = np.flatnonzero(unpack(live[None, :], B)[0])
     W = -(-len(keep) // 64)
-    tail = _advance(st, _select(ON, B, keep, W), _select(OFF, B, keep, W), len(keep), depth=depth, level=level,
-                    track=track)
+    tail = _advance_loop(st, _select(ON, B, keep, W), _select(OFF, B, keep, W), len(keep), depth=depth, level=level,
+                         track=track)
     pos = np.full(B, -1, dtype=np.int64)
     pos[keep] = np.arange(len(keep))
     return tail, pos, keep
@@ -339,7 +342,46 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
 
 
 def _advance(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: int, level: int, track: bool) -> Run:
-    """`advance` from packed (L, W) words of the branches' ON and OFF literals."""
+    """`advance` from packed (L, W) words of the branches' ON and OFF literals: at level 0
+    and 1 the whole loop in one compiled call (`linkgraph.nets.kernel.advance_run`), deeper
+    in `_advance_loop`."""
+    if level >= 2:
+        return _advance_loop(st, on_words, off_words, B, depth=depth, level=level, track=track)
+    tb = st.tables
+    on_words = np.ascontiguousarray(on_words, dtype=np.uint64)
+    off_words = np.ascontiguousarray(off_words, dtype=np.uint64)
+    starts, ends, stacks, keeps, t0s, failed = kernels().advance_run(
+        on_words, off_words, B, level, _CHUNK, track, tb.mem, tb.cs, *kernel_tables(tb, depth))
+    L = on_words.shape[0]
+    run = None  # the segments as the loop's Runs, the last one first: each the tail of the one before
+    for i in range(len(ends) - 1, -1, -1):
+        Z, stack = ends[i], stacks[i]
+        W = Z.shape[1] // 2
+        n = len(keeps[i])
+        if i == 0:
+            start = (on_words, off_words)
+        else:
+            start = (starts[i][:L, :W], ~starts[i][:L, W:])
+        tail, pos, t0 = None, None, 0
+        if run is not None:
+            tail, t0 = run, t0s[i + 1] - t0s[i]
+            pos = np.full(n, -1, dtype=np.int64)
+            pos[keeps[i + 1]] = np.arange(len(keeps[i + 1]))
+        T = stack.shape[1]
+        seg = Run(n, Z[:L, :W], ~Z[:L, W:], start, list(stack[0]), list(stack[1]),
+                  failed if i == 0 else None, tail, pos, t0)
+        if T:
+            seg.__dict__["_stack2"] = stack  # the words of each round, already stacked
+        run = seg
+    return run
+
+
+def _advance_loop(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: int, level: int,
+                  track: bool) -> Run:
+    """`_advance` as a Python loop around the compiled round (`set_summary`, `derive`): the
+    branches still running packed into fewer words as others stop (`_compact`), nesting
+    through `_nest`. Levels 2 and 3 run here; at levels 0 and 1 it is the oracle of
+    `linkgraph.nets.kernel.advance_run` (tests/nets/test_engine.py)."""
     L, W = on_words.shape
     tb = st.tables
     S = tb.S

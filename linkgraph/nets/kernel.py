@@ -15,8 +15,11 @@ words per row). Here the round is two compiled loops over the same packed layout
   literals still open. It writes the round's new ON and OFF words, applies them to the
   state and returns which branches changed.
 
-The rules are those of `linkgraph.nets.propagate`; the engine keeps the loop around the
-rounds (failures, compaction, nesting, the words new in each round). The numpy round
+The rules are those of `linkgraph.nets.propagate`. The loop around the rounds (failures,
+compaction, nesting, the words new in each round) is compiled as well at nesting levels 0
+and 1 (`advance_run`: a whole propagation in one call, its segments read back as the
+engine's Runs and their tails); the engine's Python loop, `_advance_loop`, runs the deeper
+levels and is its oracle in tests/nets/test_kernel.py. The numpy round
 these loops replace is kept in tests/nets/test_kernel.py as their oracle: both give the
 same words on random states of real structures at every depth.
 
@@ -38,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["best_support", "contradiction_options", "derive", "failures", "first_rounds", "group_pairs",
+__all__ = ["advance_run", "best_support", "contradiction_options", "derive", "failures", "first_rounds", "group_pairs",
            "nest_failures", "patterns", "rounds_into", "select_bits", "set_summary", "shallow_counts", "strong_sets",
            "subnet_best", "subnet_outer", "supports_exceed", "weak_parents"]
 
@@ -1075,3 +1078,165 @@ def group_pairs(sets, mem, L, n, ncells, partners, glob_to_local):  # pragma: no
     return (np.array(ra, dtype=np.int64), np.array(rb, dtype=np.int64), np.array(iptr, dtype=np.int64),
             np.array(ival, dtype=np.int64), np.array(optr, dtype=np.int64), np.array(oval, dtype=np.int64),
             np.array(pb, dtype=np.int64), np.array(kb, dtype=np.int64))
+
+
+# ---- a whole propagation at level 0 or 1 (linkgraph.nets.engine._advance) ----
+
+@njit(cache=True, nogil=True)
+def advance_run(on_words, off_words, B, level, chunk, track, mem, cs, g_cond0, g_nonempty, g_idx, g_start, g_src,
+                g_dst, p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst):  # pragma: no cover
+    """The rounds of `linkgraph.nets.engine._advance_loop` for `B` branches (packed
+    (candidates, W) `on_words`, `off_words`) at nesting `level` 0 or 1, whole in one call.
+
+    As there, the branches still running are packed into fewer words once they fit in half
+    as many, and at level 1 the sub-nets of the branches that stop in a round run as
+    `nest_failures` (`chunk` sub-branches at a time), their failures OFF in that round. The
+    run comes back in segments, one per packing, as the loop's Runs and their tails: per
+    segment its state when it starts and when it ends (candidates + 1, 2W) ``[ON | not
+    OFF]``, the words new in each of its rounds (2, T, candidates, W), ON then OFF (T = 0
+    without `track`), the bits of the previous segment it keeps and the rounds done before
+    it; and the round before which each branch fails (-1: none)."""
+    L, W = on_words.shape
+    S = mem.shape[0]
+    Z = np.zeros((L + 1, 2 * W), dtype=np.uint64)  # row L: never ON, always OFF
+    for k in range(L):
+        for w in range(W):
+            Z[k, w] = on_words[k, w]
+            Z[k, W + w] = ~off_words[k, w]
+    starts = [Z.copy()]
+    ends = [Z]
+    ends.pop()
+    stacks = [np.zeros((2, 0, L, W), dtype=np.uint64)]
+    stacks.pop()
+    keeps = [np.arange(B)]
+    t0s = [0]
+    news = [np.zeros((1, 1), dtype=np.uint64)]
+    news.pop()
+    G = np.zeros((S + 1, 2 * W), dtype=np.uint64)
+    orig = np.arange(B)  # bit i of the current words is branch orig[i]
+    n = B
+    alive = np.zeros(W, dtype=np.uint64)
+    for i in range(B):
+        alive[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    done = np.zeros(W, dtype=np.uint64)
+    live = alive.copy()
+    failed = np.full(B, -1, dtype=np.int32)
+    check = W >= 2
+    t = 0
+    while L:
+        any_live = False
+        for w in range(W):
+            if live[w]:
+                any_live = True
+                break
+        if not any_live:
+            break
+        t += 1
+        bad = set_summary(Z, mem, W, G)
+        hit = False
+        for w in range(W):
+            newly = bad[w] & alive[w]
+            if newly:
+                hit = True
+                for i in range(64):
+                    if (newly >> np.uint64(i)) & np.uint64(1):
+                        failed[orig[w * 64 + i]] = t - 1
+            alive[w] &= ~bad[w]
+        if hit:
+            any_live = False
+            for w in range(W):
+                live[w] = alive[w] & ~done[w]
+                if live[w]:
+                    any_live = True
+            if not any_live:
+                break
+            check = W >= 2
+        if check:
+            check = False
+            n_live = 0
+            for w in range(W):
+                n_live += _popcount(live[w])
+            if 2 * ((n_live + 63) // 64) <= W:  # pack the running branches into fewer words
+                keep = np.empty(n_live, dtype=np.int64)
+                q = 0
+                for i in range(n):
+                    if (live[i >> 6] >> np.uint64(i & 63)) & np.uint64(1):
+                        keep[q] = i
+                        q += 1
+                W2 = max(1, (n_live + 63) // 64)
+                Z2 = np.zeros((L + 1, 2 * W2), dtype=np.uint64)
+                Z2[:, :W2] = select_bits(Z[:, :W], keep, W2)
+                Z2[:L, W2:] = select_bits(Z[:L, W:], keep, W2)
+                for k in range(L):  # bits past the branches: not OFF, as a fresh state has them
+                    for w in range(W2):
+                        lo = w * 64
+                        if lo + 64 > n_live:
+                            m = np.uint64(0) if n_live <= lo else ~((np.uint64(1) << np.uint64(n_live - lo)) - np.uint64(1))
+                            Z2[k, W2 + w] |= m
+                # the segment ends here; the next starts from the packed state
+                ends.append(Z)
+                stacks.append(_stacked(news, L, W))
+                news = [np.zeros((1, 1), dtype=np.uint64)]
+                news.pop()
+                starts.append(Z2.copy())
+                keeps.append(keep)
+                t0s.append(t - 1)
+                Z = Z2
+                orig = orig[keep]
+                n = n_live
+                W = W2
+                G = np.zeros((S + 1, 2 * W), dtype=np.uint64)
+                alive = np.zeros(W, dtype=np.uint64)
+                for i in range(n):
+                    alive[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+                done = np.zeros(W, dtype=np.uint64)
+                live = alive.copy()
+                check = W >= 2
+                set_summary(Z, mem, W, G)  # the sets' rows of the packed state (its failures are known)
+        new_on = np.empty((L, W), dtype=np.uint64)
+        new_off = np.empty((L, W), dtype=np.uint64)
+        changed = derive(Z, G, cs, W, live, g_cond0, g_nonempty, g_idx, g_start, g_src, g_dst,
+                         p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst, new_on, new_off)
+        stopped = np.zeros(W, dtype=np.uint64)
+        any_stopped = False
+        for w in range(W):
+            stopped[w] = live[w] & ~changed[w]
+            if stopped[w]:
+                any_stopped = True
+        if any_stopped:
+            if level >= 1:
+                words = nest_failures(Z[:L, :W], Z[:L, W:], stopped, n, chunk, mem, cs, g_cond0, g_nonempty, g_idx,
+                                      g_start, g_src, g_dst, p_idx, p_start, p_cols, p_small, p_owner, p_src, p_dst)
+                revived = np.zeros(W, dtype=np.uint64)
+                for k in range(L):
+                    for w in range(W):
+                        x = words[k, w]
+                        if x:
+                            Z[k, W + w] &= ~x
+                            new_off[k, w] |= x
+                            revived[w] |= x
+                for w in range(W):
+                    done[w] |= stopped[w] & ~revived[w]
+            else:
+                for w in range(W):
+                    done[w] |= stopped[w]
+            for w in range(W):
+                live[w] = alive[w] & ~done[w]
+            check = W >= 2
+        if track:
+            news.append(new_on)
+            news.append(new_off)
+    ends.append(Z)
+    stacks.append(_stacked(news, L, W))
+    return starts, ends, stacks, keeps, t0s, failed
+
+
+@njit(cache=True, nogil=True)
+def _stacked(news, L, W):  # pragma: no cover
+    """The (L, W) words of `news` (ON, OFF, ON, OFF, ...) as a (2, T, L, W) stack."""
+    T = len(news) // 2
+    stack = np.empty((2, T, L, W), dtype=np.uint64)
+    for i in range(T):
+        stack[0, i] = news[2 * i]
+        stack[1, i] = news[2 * i + 1]
+    return stack

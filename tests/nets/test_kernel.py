@@ -17,6 +17,7 @@ import linkgraph as lg
 from linkgraph.io import corpus_path, read_puzzles
 from linkgraph.nets.engine import kernel_tables, kernels
 from linkgraph.nets.search import structure
+from linkgraph.oracle import solve_unique
 from tests.test_solver import VARIANTS
 
 
@@ -256,7 +257,7 @@ def test_a_whole_run_compiled_fails_the_branches_the_engine_fails(puzzle, depth)
     alone and on random states (some premises with a few more literals OFF, as a sub-net
     starts from its branch's literals), enough branches that both compact."""
     from linkgraph.bitops import pack_columns
-    from linkgraph.nets.engine import _advance
+    from linkgraph.nets.engine import _advance_loop as _advance
 
     st = structure(lg.prepare(lg.Grid.parse(puzzle)), depth)
     L = st.size
@@ -313,3 +314,69 @@ def test_the_compiled_sub_nets_turn_off_what_the_numpy_layout_does(puzzle, depth
         assert want is not None and want.any()
         assert got.tolist() == want.tolist()
         assert not (got & ~stopped).any()  # only stopped branches gain OFF literals
+
+
+def _tracked_grids():
+    """Positions where the net rungs run: the start after the basic ladder, and a position
+    further down a solve path (after a few steps), of shipped puzzles and variant geometries."""
+    grids = [lg.Grid.parse(p) for p in (lg.samples.GNPX_FORCECHAIN, lg.samples.GOLDEN_NUGGET,
+                                         lg.samples.EASTER_MONSTER)]
+    grids += [p.grid() for p in list(read_puzzles(corpus_path("hardest_1905_sample"), limit=60))[::20]]
+    for grid in grids:
+        grid = lg.prepare(grid)
+        yield grid
+        # narrower: three candidates false in the solution gone, and the basic ladder again
+        # (found without the nets, so that a fault in them fails the test, not its set-up)
+        values = solve_unique(grid)
+        false = [c for c in grid.candidates() if values[grid.geometry.cell_index(c.cell)] != c.digit]
+        narrower = lg.prepare(grid.eliminate(false[::max(1, len(false) // 3)][:3]))
+        if not narrower.is_solved():
+            yield narrower
+    for g, puzzle in VARIANTS:
+        if g.size <= 9:
+            yield lg.prepare(lg.Grid.parse(puzzle, geometry=g))
+
+
+@pytest.mark.parametrize("grid", list(_tracked_grids()), ids=lambda grid: grid.geometry.name)
+@pytest.mark.parametrize("depth, level", [(0, 0), (1, 0), (2, 0), (0, 1)])
+def test_a_whole_tracked_run_compiled_is_the_loops_run(grid, depth, level):
+    """`linkgraph.nets.kernel.advance_run` (a propagation at level 0 or 1 in one call, the
+    engine's `_advance`) against the Python loop it replaced (`_advance_loop`): every
+    premise ON and OFF (at level 1 the first 48, as a nested rung's first chunks), and the
+    same Run read back: failures, final states, the round of every literal of every branch
+    (batched and one at a time), and the segments (branches and rounds of each tail)."""
+    from linkgraph.bitops import pack_columns
+    from linkgraph.nets.engine import _advance, _advance_loop
+
+    st = structure(grid, depth)
+    L = st.size
+    if not L:
+        pytest.skip("nothing open")
+    ks = np.tile(np.arange(L), 2)
+    ons = np.repeat([True, False], L)
+    if level:
+        ks, ons = ks[:48], ons[:48]
+    B = len(ks)
+    on = np.zeros((B, L), dtype=bool)
+    off = np.zeros((B, L), dtype=bool)
+    on[np.flatnonzero(ons), ks[ons]] = True
+    off[np.flatnonzero(~ons), ks[~ons]] = True
+    W = -(-B // 64)
+    args = (st, pack_columns(on, words=W), pack_columns(off, words=W), B)
+    got = _advance(*args, depth=depth, level=level, track=True)
+    want = _advance_loop(*args, depth=depth, level=level, track=True)
+    assert got.failed.tolist() == want.failed.tolist()
+    assert np.array_equal(got.on, want.on) and np.array_equal(got.off, want.off)
+    bs = np.arange(B)
+    assert np.array_equal(got.rows_many(bs), want.rows_many(bs))
+    for b in range(0, B, 7):
+        assert np.array_equal(got.rows_one(b), want.rows_one(b))
+    rng = np.random.default_rng(B)
+    qb, qk = rng.integers(0, B, 400), rng.integers(0, L, 400)
+    for flag in (True, False):
+        assert np.array_equal(got.round_of(flag, qb, qk), want.round_of(flag, qb, qk))
+    a, b = got, want
+    while a is not None or b is not None:
+        assert (a.B, a.t0, len(a.news_on)) == (b.B, b.t0, len(b.news_on))
+        assert a.tail_pos is None or np.array_equal(a.tail_pos, b.tail_pos)
+        a, b = a.tail, b.tail
