@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["advance_run", "best_support", "contradiction_options", "derive", "failures", "first_rounds", "group_pairs",
-           "nest_failures", "patterns", "rounds_into", "select_bits", "set_summary", "shallow_counts", "strong_sets",
+           "nest_failures", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets",
            "subnet_best", "subnet_outer", "supports_exceed", "weak_parents"]
 
 
@@ -967,6 +967,54 @@ def subnet_outer(ron, roff, c, k, sees, others, base, real, cs, mem, max_options
                 codes[n] = 2 * m + (0 if e & 1 else 1)
                 n += 1
     return weak, strong, kinds, sets, ptr, keys, i, sup, np.sort(codes[:n])
+
+
+@njit(cache=True, nogil=True)
+def run_subnet_outer(starts_on, starts_off, stacks, tail_pos, t0s, b, c, k, sees, others, base, real, cs, mem,
+                     max_options):  # pragma: no cover
+    """`subnet_outer` of the sub-net of ``-k`` that is branch `b` of a Run, its rounds read in
+    the same call: the run and its chain of compacted tails given level by level (tuples of
+    each level's start words, words new in each round and branch positions in its tail, and
+    each level's rounds before its tail, `t0s`), read as `rounds_into` and
+    `linkgraph.nets.engine.Run.rows_one` read them; `c` is its failing round. Returns the
+    sub-net's (2, candidates) int16 rounds, then `subnet_outer`'s answer."""
+    L = starts_on[0].shape[0]
+    out = np.full((2, L), -1, dtype=np.int16)
+    offset = 0
+    one = np.uint64(1)
+    for lv in range(len(stacks)):
+        start_on = starts_on[lv]
+        start_off = starts_off[lv]
+        stack = stacks[lv]
+        T = stack.shape[1]
+        w = b >> 6
+        bit = np.uint64(b & 63)
+        mark = 0 if lv == 0 else -2
+        for m in range(L):
+            if out[0, m] == -1 and (start_on[m, w] >> bit) & one:
+                out[0, m] = mark
+            if out[1, m] == -1 and (start_off[m, w] >> bit) & one:
+                out[1, m] = mark
+        for f in range(2):
+            for t in range(T):
+                for m in range(L):
+                    if out[f, m] == -1 and (stack[f, t, m, w] >> bit) & one:
+                        out[f, m] = t + 1 + offset
+        if lv + 1 == len(stacks):
+            break
+        b = tail_pos[lv][b]
+        if b < 0:
+            break
+        offset += t0s[lv]
+    for f in range(2):
+        for m in range(L):
+            if out[f, m] == -2:
+                out[f, m] = -1
+    ron = out[0]
+    roff = out[1]
+    weak, strong, kinds, sets, ptr, keys, i, sup, outer = subnet_outer(ron, roff, c, k, sees, others, base, real, cs,
+                                                                       mem, max_options)
+    return out, weak, strong, kinds, sets, ptr, keys, i, sup, outer
 
 
 # ---- the depth-1 locking pairs of a structure (linkgraph.nets.structure.Structure._build_groups) ----

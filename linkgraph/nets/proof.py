@@ -317,6 +317,13 @@ class BranchProof:
         assert self.level >= 1, f"OFF literal {st.candidate(keys[0][0])} without a reason"
         run, row = self._sub_runs
         rows = [row[k] for k, _ in keys]
+        if len(keys) == 1 and self.level == 1 and self.depth == 0 and len(st.sets) and _FUSED:
+            key = keys[0]
+            self._subnets[key], outer = self._run_subnet(st, run, rows[0], key)
+            if outer:  # its parent keys, as _resolve would find them (none: _resolve reads the option)
+                off_keys, on_keys = st.literal_keys
+                self._pkeys.setdefault(key, [off_keys[e >> 1] if e & 1 else on_keys[e >> 1] for e in outer])
+            return
         # (keys, ON/OFF, L), one pass; most walks ask for one sub-net at a time
         rounds = run.rows_one(rows[0])[None] if len(rows) == 1 else run.rows_many(rows).astype(np.int16)
         if len(keys) == 1 and self.level == 1 and self.depth == 0 and len(st.sets):
@@ -336,6 +343,24 @@ class BranchProof:
         for sub in subs if self.level >= 2 else ():
             sub.batch = batch  # and their own sub-nets, if they need any, in one run
         self._subnets.update(zip(keys, subs))
+
+    @staticmethod
+    def _run_subnet(st: Structure, run, b: int, key) -> tuple[BranchProof, list]:
+        """`_subnet` of the sub-net that is branch `b` of `run`, its rounds read from the run
+        in the same compiled call (`linkgraph.nets.kernel.run_subnet_outer`) rather than by
+        `linkgraph.nets.engine.Run.rows_one` first."""
+        failed = int(run.failed[b])
+        assert failed >= 0, f"sub-net of {st.candidate(key[0])} does not fail"
+        others, base, real = st.strong_tables
+        rounds, weak, strong, *compiled, i, sup, outer = kernels().run_subnet_outer(
+            *run.chain, b, failed, key[0], st.sees_pad, others, base, real, st.cs_pad, st.mem_pad, _MAX_OPTIONS)
+        ron, roff = rounds[0], rounds[1]
+        sub = BranchProof(st, ron, roff, failed, depth=0, level=0)
+        d = sub.__dict__
+        d["_weak_row"], d["_strong_row"], d["_ron16"], d["_roff16"] = weak, strong, ron, roff
+        d["_compiled_options"] = tuple(compiled)
+        d["_found"] = (int(i), sup)
+        return sub, outer.tolist()
 
     @staticmethod
     def _subnet(st: Structure, ron: np.ndarray, roff: np.ndarray, failed: int, key) -> tuple[BranchProof, list]:
@@ -721,6 +746,11 @@ class BranchProof:
         if key[0] == "group":
             return Literal(key[1], on=True)
         return self.lit(*key)
+
+
+#: the sub-nets of level-1 walks made by `BranchProof._run_subnet` (False: `rows_one` then
+#: `_subnet`, the oracle in tests/nets/test_proof.py)
+_FUSED = True
 
 
 class _SubNet:

@@ -199,3 +199,46 @@ def test_shallow_counts_are_the_shallow_walks():
     st, ron, roff, failed = _branches(prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)), 2, 0)
     b = next(b for b in range(len(failed)) if failed[b] >= 0)
     assert BranchProof(st, ron[b], roff[b], failed[b], depth=2, level=0)._shallow_counts is None
+
+
+def _subnets_both_ways(bp, key):
+    """The sub-net of OFF literal `key` of nested branch `bp`, made by the fused call
+    (`BranchProof._run_subnet`) and by the path it replaced (`Run.rows_one`, then
+    `BranchProof._subnet`), with the number of levels of the run's chain its rounds came from."""
+    run, row = bp._sub_runs
+    b = row[key[0]]
+    fused, fused_outer = BranchProof._run_subnet(bp.st, run, b, key)
+    rounds = run.rows_one(b)
+    plain, plain_outer = BranchProof._subnet(bp.st, rounds[0], rounds[1], int(run.failed[b]), key)
+    levels, r = 1, run
+    while r.tail is not None and r.tail_pos[b] >= 0:
+        b, r, levels = int(r.tail_pos[b]), r.tail, levels + 1
+    return fused, fused_outer, plain, plain_outer, levels
+
+
+@pytest.mark.parametrize("puzzle", [lg.samples.GOLDEN_NUGGET, lg.samples.EASTER_MONSTER])
+def test_fused_subnets_match_rows_then_subnet(puzzle):
+    """`linkgraph.nets.kernel.run_subnet_outer` reads a sub-net's rounds from the run and
+    its compacted tails and finds its reasons, options, best support and premises in one
+    call: the same as reading the rounds first (`Run.rows_one`) and calling
+    `kernel.subnet_outer` (`BranchProof._subnet`), for every sub-net a walk may ask for in
+    the failed branches of a nested search, including those whose rounds span the tails."""
+    st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), 0, 1)
+    bps = [BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=1) for b in range(len(failed)) if failed[b] >= 0]
+    n, deep = 0, 0
+    for bp in bps[:8]:
+        for k in np.flatnonzero((bp.roff > 0) & (bp._weak_row < 0)).tolist():
+            fused, fused_outer, plain, plain_outer, levels = _subnets_both_ways(bp, (k, False))
+            assert fused.ron.tolist() == plain.ron.tolist() and fused.roff.tolist() == plain.roff.tolist()
+            assert fused.failed == plain.failed
+            for name in ("_weak_row", "_strong_row"):
+                assert fused.__dict__[name].tolist() == plain.__dict__[name].tolist()
+            for a, b in zip(fused._compiled_options, plain._compiled_options, strict=True):
+                assert a.tolist() == b.tolist()
+            assert fused.__dict__["_found"][0] == plain.__dict__["_found"][0]
+            assert fused.__dict__["_found"][1].tolist() == plain.__dict__["_found"][1].tolist()
+            assert fused_outer == plain_outer
+            assert fused.best_contradiction() == plain.best_contradiction()
+            n += 1
+            deep += levels > 1
+    assert n > 50 and deep > 5
