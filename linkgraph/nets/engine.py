@@ -22,7 +22,7 @@ import numpy as np
 
 from linkgraph.bitops import pack, pack_columns, popcount_rows, unpack
 
-__all__ = ["advance"]
+__all__ = ["advance", "advance_packed"]
 
 _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 _CHUNK = 8192  # sub-net branches advanced together when nesting
@@ -355,6 +355,14 @@ def advance(st, on: np.ndarray, off: np.ndarray, *, depth: int, level: int, trac
     W = max(1, -(-B // 64))
     return _advance(st, pack_columns(on, words=W), pack_columns(off, words=W), B, depth=depth, level=level,
                     track=track)
+
+
+def advance_packed(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: int, level: int,
+                   track: bool = True) -> Run:
+    """`advance` of `B` branches given as packed (candidates, W) ON and OFF words (bit
+    ``b & 63`` of word ``b >> 6``: branch b), as `linkgraph.nets.kernel.subnet_starts`
+    writes them."""
+    return _advance(st, on_words, off_words, B, depth=depth, level=level, track=track)
 
 
 def _advance(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, depth: int, level: int, track: bool) -> Run:

@@ -43,7 +43,7 @@ from numba import njit
 
 __all__ = ["advance_run", "best_support", "contradiction_options", "derive", "failures", "first_rounds", "group_pairs",
            "nest_failures", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets",
-           "subnet_best", "subnet_outer", "supports_exceed", "weak_parents"]
+           "subnet_best", "subnet_starts", "subnet_outer", "supports_exceed", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -1015,6 +1015,46 @@ def run_subnet_outer(starts_on, starts_off, stacks, tail_pos, t0s, b, c, k, sees
     weak, strong, kinds, sets, ptr, keys, i, sup, outer = subnet_outer(ron, roff, c, k, sees, others, base, real, cs,
                                                                        mem, max_options)
     return out, weak, strong, kinds, sets, ptr, keys, i, sup, outer
+
+
+@njit(cache=True, nogil=True)
+def subnet_starts(ron, roff, weak):  # pragma: no cover
+    """The start words of the sub-nets of nested branches (rows of int16 `ron`, `roff`, and
+    of `weak`, their weak parents), packed as `linkgraph.nets.engine.advance` packs its rows:
+    per branch and per OFF literal ``-k`` of round t > 0 without a weak parent, by branch then
+    k, one sub-net that assumes ``+k`` with the branch's literals of the rounds before t.
+    Returns the (candidates, W) ON and OFF words, each sub-net's k and its branch's row."""
+    G, L = ron.shape
+    n = 0
+    for g in range(G):
+        for k in range(L):
+            if roff[g, k] > 0 and weak[g, k] < 0:
+                n += 1
+    W = max(1, (n + 63) >> 6)
+    on = np.zeros((L, W), dtype=np.uint64)
+    off = np.zeros((L, W), dtype=np.uint64)
+    ks = np.empty(n, dtype=np.int64)
+    gs = np.empty(n, dtype=np.int64)
+    i = 0
+    for g in range(G):
+        for k in range(L):
+            t = roff[g, k]
+            if t <= 0 or weak[g, k] >= 0:
+                continue
+            w = i >> 6
+            bit = np.uint64(1) << np.uint64(i & 63)
+            for m in range(L):
+                r = ron[g, m]
+                if 0 <= r < t:
+                    on[m, w] |= bit
+                r = roff[g, m]
+                if 0 <= r < t:
+                    off[m, w] |= bit
+            on[k, w] |= bit
+            ks[i] = k
+            gs[i] = g
+            i += 1
+    return on, off, ks, gs
 
 
 # ---- the depth-1 locking pairs of a structure (linkgraph.nets.structure.Structure._build_groups) ----

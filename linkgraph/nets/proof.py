@@ -35,7 +35,7 @@ import networkx as nx
 import numpy as np
 
 from linkgraph.model import Group, Literal, Role, sort_key
-from linkgraph.nets.engine import advance, kernels
+from linkgraph.nets.engine import advance, advance_packed, kernels
 
 if TYPE_CHECKING:
     from linkgraph.nets.structure import Structure
@@ -282,6 +282,19 @@ class BranchProof:
         which also holds the sub-nets of the branches `batch` joined to this one."""
         group = [self] + [m for m in (ref() for ref in self.batch)
                           if m is not None and m is not self and "_sub_runs" not in m.__dict__]
+        if _PACKED:
+            rons = np.array([m.ron for m in group], dtype=np.int16)
+            roffs = np.array([m.roff for m in group], dtype=np.int16)
+            weaks = np.array([m._weak_row for m in group], dtype=np.int64)
+            on_words, off_words, ks, gs = kernels().subnet_starts(rons, roffs, weaks)
+            run = advance_packed(self.st, on_words, off_words, len(ks), depth=self.depth, level=self.level - 1,
+                                 track=True)
+            ends = np.searchsorted(gs, np.arange(len(group) + 1)).tolist()
+            ks = ks.tolist()
+            rows = [dict(zip(ks[a:b], range(a, b))) for a, b in zip(ends[:-1], ends[1:])]
+            for m, row in zip(group[1:], rows[1:]):
+                m.__dict__["_sub_runs"] = (run, row)
+            return run, rows[0]
         ons, offs, rows = [], [], []
         o = 0
         for m in group:
@@ -751,6 +764,9 @@ class BranchProof:
 #: the sub-nets of level-1 walks made by `BranchProof._run_subnet` (False: `rows_one` then
 #: `_subnet`, the oracle in tests/nets/test_proof.py)
 _FUSED = True
+#: the batch of sub-nets of `BranchProof._sub_runs` started from words packed in one call
+#: (`linkgraph.nets.kernel.subnet_starts`; False: from bool rows, the oracle in tests/nets/test_proof.py)
+_PACKED = True
 
 
 class _SubNet:

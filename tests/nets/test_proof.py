@@ -10,6 +10,8 @@ versions, written plainly over numpy rows.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import pytest
 
@@ -242,3 +244,32 @@ def test_fused_subnets_match_rows_then_subnet(puzzle):
             n += 1
             deep += levels > 1
     assert n > 50 and deep > 5
+
+
+@pytest.mark.parametrize("puzzle", [lg.samples.GOLDEN_NUGGET, lg.samples.EASTER_MONSTER])
+def test_packed_subnet_starts_match_the_rows(puzzle, monkeypatch):
+    """`BranchProof._sub_runs` starts its batch of sub-nets from words packed in one call
+    (`linkgraph.nets.kernel.subnet_starts`): the same sub-nets, in the same rows, fail in
+    the same rounds with the same rounds of every literal as when built from bool rows
+    (the numpy form it replaced, kept behind `proof._PACKED`)."""
+    from linkgraph.nets import proof
+
+    st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), 0, 1)
+    bs = [b for b in range(len(failed)) if failed[b] >= 0][:12]
+
+    def batch(fused):
+        monkeypatch.setattr(proof, "_PACKED", fused)
+        bps = [BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=1) for b in bs]
+        group = [weakref.ref(bp) for bp in bps]
+        for bp in bps:
+            bp.batch = group
+        run, _ = bps[0]._sub_runs
+        return run, [bp._sub_runs[1] for bp in bps], bps
+
+    run, rows, keep = batch(True)
+    old, old_rows, keep_old = batch(False)
+    assert rows == old_rows and sum(map(len, rows)) > 100
+    n = sum(map(len, rows))
+    assert run.failed.tolist() == old.failed.tolist() and (run.failed >= 0).any()
+    every = np.arange(n)
+    assert run.rows_many(every).tolist() == old.rows_many(every).tolist()
