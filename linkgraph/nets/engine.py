@@ -229,14 +229,16 @@ class Run:
     def chain(self) -> tuple:
         """This run and its chain of compacted tails level by level, as
         `linkgraph.nets.kernel.run_subnet_outer` reads them (a branch's rounds as `rows_one`
-        reads them): tuples of the start ON words, start OFF words, words new in each round
-        (`_kernel_stack`) and branch positions in the next level (empty at the last), and the
-        rounds each level did before its tail."""
+        reads them): tuples of the start ON words, start OFF words, end ON and OFF words,
+        words new in each round (`_kernel_stack`) and branch positions in the next level
+        (empty at the last), and the rounds each level did before its tail."""
         runs = [self]
         while runs[-1].tail is not None:
             runs.append(runs[-1].tail)
         empty = np.zeros(0, dtype=np.int64)
         return (tuple(r._start_words[0] for r in runs), tuple(r._start_words[1] for r in runs),
+                tuple(np.ascontiguousarray(r.ON, dtype=np.uint64) for r in runs),
+                tuple(np.ascontiguousarray(r.OFF, dtype=np.uint64) for r in runs),
                 tuple(np.ascontiguousarray(r._kernel_stack) for r in runs),
                 tuple(empty if r.tail is None else np.ascontiguousarray(r.tail_pos, dtype=np.int64) for r in runs),
                 np.array([r.t0 for r in runs], dtype=np.int64))

@@ -970,12 +970,12 @@ def subnet_outer(ron, roff, c, k, sees, others, base, real, cs, mem, max_options
 
 
 @njit(cache=True, nogil=True)
-def run_subnet_outer(starts_on, starts_off, stacks, tail_pos, t0s, b, c, k, sees, others, base, real, cs, mem,
+def run_subnet_outer(starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, b, c, k, sees, others, base, real, cs, mem,
                      max_options):  # pragma: no cover
     """`subnet_outer` of the sub-net of ``-k`` that is branch `b` of a Run, its rounds read in
     the same call: the run and its chain of compacted tails given level by level (tuples of
-    each level's start words, words new in each round and branch positions in its tail, and
-    each level's rounds before its tail, `t0s`), read as `rounds_into` and
+    each level's start words, end words, words new in each round and branch positions in its
+    tail, and each level's rounds before its tail, `t0s`), read as `rounds_into` and
     `linkgraph.nets.engine.Run.rows_one` read them; `c` is its failing round. Returns the
     sub-net's (2, candidates) int16 rounds, then `subnet_outer`'s answer."""
     L = starts_on[0].shape[0]
@@ -995,11 +995,21 @@ def run_subnet_outer(starts_on, starts_off, stacks, tail_pos, t0s, b, c, k, sees
                 out[0, m] = mark
             if out[1, m] == -1 and (start_off[m, w] >> bit) & one:
                 out[1, m] = mark
-        for f in range(2):
-            for t in range(T):
-                for m in range(L):
-                    if out[f, m] == -1 and (stack[f, t, m, w] >> bit) & one:
-                        out[f, m] = t + 1 + offset
+        # a literal new in some round of this level is in its end words: only those are looked
+        # for round by round (a sub-net sets few literals before it fails)
+        end_on = ends_on[lv]
+        end_off = ends_off[lv]
+        for m in range(L):
+            if out[0, m] == -1 and (end_on[m, w] >> bit) & one:
+                for t in range(T):
+                    if (stack[0, t, m, w] >> bit) & one:
+                        out[0, m] = t + 1 + offset
+                        break
+            if out[1, m] == -1 and (end_off[m, w] >> bit) & one:
+                for t in range(T):
+                    if (stack[1, t, m, w] >> bit) & one:
+                        out[1, m] = t + 1 + offset
+                        break
         if lv + 1 == len(stacks):
             break
         b = tail_pos[lv][b]
