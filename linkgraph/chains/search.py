@@ -209,8 +209,20 @@ class ChainSearch:
     def _set_results(self, variants: Collection[str]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """For "cell" and "house" among `variants`: (premise set, target, score) of each target's best set.
 
-        Every premise set of both variants is scored against every target in one pass.
+        Both variants are scored on the first call that asks for either and kept: the ladder's
+        cell rung and house rung ask in turn about one search, and one pass over every premise
+        set costs less than two (`_score_sets`; a variant's rows do not depend on the other's).
         """
+        chosen = [v for v in ("cell", "house") if v in variants]
+        if not chosen:
+            return {}
+        if not hasattr(self, "_sets_cache"):
+            self._sets_cache = self._score_sets(("cell", "house"))
+        return {v: self._sets_cache[v] for v in chosen}
+
+    def _score_sets(self, variants: Collection[str]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """`_set_results` of `variants`, computed: every premise set of both variants is scored
+        against every target in one pass."""
         chosen = [v for v in ("cell", "house") if v in variants]
         blocks = [self._premise_sets(v) for v in chosen]
         out = {}

@@ -454,3 +454,32 @@ def test_chains_on_16x16_write_their_notation():
         wide += any(c.cell.row >= 9 or c.cell.col >= 9 for c in step.eliminations | step.placements)
         lg.check.checker.check_step(grid, step)
     assert wide > 0
+
+
+def test_cell_and_house_results_scored_together_as_apart():
+    """The cell and house results are scored in one pass and kept for both rungs: each variant's
+    rows must be what scoring it alone gives, on positions along hardest and top1465 solves, and asking for one variant, then the other, gives the one-pass rows."""
+    from linkgraph.io import corpus_path
+
+    puzzles = [p.puzzle for p in read_puzzles(corpus_path("hardest_1905_sample"), limit=2)]
+    puzzles += [p.puzzle for p in read_puzzles(corpus_path("top1465"), limit=200)][::100]
+    positions = []
+    for puzzle in puzzles:
+        grid = lg.Grid.parse(puzzle)
+        for step in lg.solve(grid).steps[::7]:
+            grid = grid.apply(step)
+            positions.append(grid)
+    compared = 0
+    for grid in positions:
+        if grid.is_solved():
+            continue
+        alone = {v: chain_search(grid)._score_sets((v,))[v] for v in ("cell", "house")}
+        search = chain_search(grid)
+        first = search._set_results(("house",))["house"]
+        both = search._set_results(("cell", "house"))
+        for v in ("cell", "house"):
+            assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(both[v], alone[v])), v
+            compared += len(alone[v][0])
+        assert first is both["house"]
+        assert [r for r in search.results(("cell",))] == [r for r in chain_search(grid).results(("cell",))]
+    assert compared > 0
