@@ -101,18 +101,12 @@ class ChainSearch:
 
     # ---- contradictions ---------------------------------------------------------
     def _contradictions(self) -> None:
-        LG, dist = self.graph, self.dist
+        """Each premise's shortest contradiction (`contra_len`, `contra_how`): reaching both
+        literals of a node, or every live member of a set X of 3+ members OFF (the sets in
+        (size, set) order, so the first minimum is the smallest set, then the lowest), in one
+        compiled pass over the distance table (`linkgraph.chains.kernel.contradictions`)."""
+        LG = self.graph
         P = len(self.premises)
-        pr = np.arange(P)
-        if len(dist):
-            both = dist[0::2] + dist[1::2]  # (nodes, P); 2 * INF still fits int16
-            how = both.argmin(axis=0)
-            best = both[how, pr].astype(np.int64)
-        else:
-            how = np.zeros(P, dtype=np.int64)
-            best = np.full(P, 2 * INF, dtype=np.int64)
-        # a set X of 3+ members all OFF: every such set at once, in (size, set) order so the
-        # first minimum is the smallest set, then the lowest
         g = self.geometry
         sm = g.set_members
         lsm = LG.grid.live[sm]
@@ -127,24 +121,14 @@ class ChainSearch:
             nodes = nodes[np.repeat(ok, cnt[sets])]
             sets = sets[ok]
             starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
-        if len(sets) and P:
-            # distances capped at `cap`: an unreached member makes the total >= cap, reached
-            # ones (each at most depth) sum below it; int16 sums when they cannot overflow
-            n = g.size
-            if n * self.depth < 1 << 11 and n << 11 < 1 << 15:
-                cap = 1 << 11
-                off, dt = np.minimum(dist[1::2], np.int16(cap)), None
-            else:
-                cap = BIG
-                off, dt = np.where(dist[1::2] < INF, dist[1::2], np.int32(BIG)), np.int64
-            tot = segment_sums(off, nodes, starts, cnt[sets], dt)  # (sets, P)
-            j = tot.argmin(axis=0)
-            t = tot[j, pr].astype(np.int64)
-            better = (t < best) & (t < cap)
-            best = np.where(better, t, best)
-            how = np.where(better, -(sets[j] + 1), how)
+        best = np.empty(P, dtype=np.int64)
+        how = np.empty(P, dtype=np.int64)
+        if P:
+            _kernel().contradictions(self.dist, np.ascontiguousarray(nodes, dtype=np.int64),
+                                    np.ascontiguousarray(starts, dtype=np.int64), cnt[sets].astype(np.int64),
+                                    sets.astype(np.int64), best, how)
         self.contra_len = np.where(best < INF, best, BIG)
-        self.contra_how = how.astype(np.int64)
+        self.contra_how = how
 
     # ---- results --------------------------------------------------------------------
     def results(self, variants: Collection[str] = VARIANTS) -> list[ChainResult]:
@@ -299,6 +283,14 @@ class ChainSearch:
         live = self.graph.grid.live
         return [int(self.premise_of[k]) for k in self.geometry.set_members[s].tolist() if live[k] and self.premise_of[k] >= 0]
 
+
+
+def _kernel():
+    """`linkgraph.chains.kernel`, imported on the first search (numba is slow to import; the
+    breadth-first search has imported it by then)."""
+    from linkgraph.chains import kernel  # noqa: PLC0415
+
+    return kernel
 
 
 def chain_search(grid: Grid, *, families: Collection[str] = FAMILIES, links: LiteralGraph | None = None) -> ChainSearch:
