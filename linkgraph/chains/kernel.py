@@ -1,5 +1,6 @@
 """The compiled breadth-first levels of the forcing-chain search (`linkgraph.chains.bfs`), and
-its contradiction scan (`linkgraph.chains.search.ChainSearch`).
+its contradiction scan and its test for cell and house results
+(`linkgraph.chains.search.ChainSearch`).
 
 `levels` advances every premise at once over the literal digraph, premises packed 64 to a
 word as in `linkgraph.chains.bfs`, and writes each literal's distance from each premise
@@ -18,7 +19,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-__all__ = ["contradictions", "levels"]
+__all__ = ["contradictions", "levels", "set_reaches"]
 
 
 @njit(cache=True, nogil=True)
@@ -115,3 +116,28 @@ def contradictions(dist, nodes, starts, sizes, sets, best, how):  # pragma: no c
         if pick[p] >= 0 and low[p] < best[p]:
             best[p] = low[p]
             how[p] = -(sets[pick[p]] + 1)
+
+
+@njit(cache=True, nogil=True)
+def set_reaches(dist, targets, tprem, flat, starts, sizes):  # pragma: no cover (compiled; tested against numpy)
+    """Whether some premise set reaches some target from every member: True at the first
+    set i and target literal ``targets[t]`` (a row of `dist`, (literals, premises) int16)
+    such that every member ``flat[starts[i] : starts[i] + sizes[i]]`` reaches it and none
+    of them is its premise ``tprem[t]``; False when there is none. A member that does not
+    reach the target ends that set's test at once, so a position without a result costs
+    about one look per (target, set).
+    """
+    inf = 0x3FFF
+    for t in range(len(targets)):
+        row = dist[targets[t]]
+        own = tprem[t]
+        for i in range(len(starts)):
+            ok = True
+            for j in range(starts[i], starts[i] + sizes[i]):
+                q = flat[j]
+                if q == own or row[q] >= inf:
+                    ok = False
+                    break
+            if ok:
+                return True
+    return False

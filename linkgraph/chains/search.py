@@ -214,11 +214,21 @@ class ChainSearch:
         nsets = sum(len(b[0]) for b in blocks)
         if not nsets:
             return {v: (e, e, e) for v in chosen}
-        tl, cost, K = self._cost()
         offs = np.cumsum([0] + [len(b[1]) for b in blocks])
         flat = np.concatenate([b[1] for b in blocks])
         starts = np.concatenate([b[2] + o for b, o in zip(blocks, offs)])
         sizes = np.diff(np.r_[starts, len(flat)])
+        if not (self.contra_len < BIG).any():
+            # without a contradictory premise a set proves a target exactly when every member
+            # reaches it and none is its premise: a compiled test that stops at the first
+            # member short of it says whether there is any result before the tables are made
+            # (on the ladder the contradiction rung has just found none: the common case)
+            P = len(self.premises)
+            targets = np.column_stack((self.premises, self.premises + 1)).ravel()
+            tprem = np.repeat(np.arange(P, dtype=np.int64), 2)
+            if not _kernel().set_reaches(self.dist, targets, tprem, flat, starts, sizes):
+                return {v: (e, e, e) for v in chosen}
+        tl, cost, K = self._cost()
         total = segment_sums(cost, flat, starts, sizes)  # (sets, targets)
         valid = total < 2 * K
         if sizes.min() < 2:  # a lone premise must reach
