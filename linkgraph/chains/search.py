@@ -101,18 +101,12 @@ class ChainSearch:
 
     # ---- contradictions ---------------------------------------------------------
     def _contradictions(self) -> None:
-        LG, dist = self.graph, self.dist
+        """Each premise's shortest contradiction (`contra_len`, `contra_how`): reaching both
+        literals of a node, or every live member of a set X of 3+ members OFF (the sets in
+        (size, set) order, so the first minimum is the smallest set, then the lowest), in one
+        compiled pass over the distance table (`linkgraph.chains.kernel.contradictions`)."""
+        LG = self.graph
         P = len(self.premises)
-        pr = np.arange(P)
-        if len(dist):
-            both = dist[0::2] + dist[1::2]  # (nodes, P); 2 * INF still fits int16
-            how = both.argmin(axis=0)
-            best = both[how, pr].astype(np.int64)
-        else:
-            how = np.zeros(P, dtype=np.int64)
-            best = np.full(P, 2 * INF, dtype=np.int64)
-        # a set X of 3+ members all OFF: every such set at once, in (size, set) order so the
-        # first minimum is the smallest set, then the lowest
         g = self.geometry
         sm = g.set_members
         lsm = LG.grid.live[sm]
@@ -127,24 +121,14 @@ class ChainSearch:
             nodes = nodes[np.repeat(ok, cnt[sets])]
             sets = sets[ok]
             starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
-        if len(sets) and P:
-            # distances capped at `cap`: an unreached member makes the total >= cap, reached
-            # ones (each at most depth) sum below it; int16 sums when they cannot overflow
-            n = g.size
-            if n * self.depth < 1 << 11 and n << 11 < 1 << 15:
-                cap = 1 << 11
-                off, dt = np.minimum(dist[1::2], np.int16(cap)), None
-            else:
-                cap = BIG
-                off, dt = np.where(dist[1::2] < INF, dist[1::2], np.int32(BIG)), np.int64
-            tot = segment_sums(off, nodes, starts, cnt[sets], dt)  # (sets, P)
-            j = tot.argmin(axis=0)
-            t = tot[j, pr].astype(np.int64)
-            better = (t < best) & (t < cap)
-            best = np.where(better, t, best)
-            how = np.where(better, -(sets[j] + 1), how)
+        best = np.empty(P, dtype=np.int64)
+        how = np.empty(P, dtype=np.int64)
+        if P:
+            _kernel().contradictions(self.dist, np.ascontiguousarray(nodes, dtype=np.int64),
+                                    np.ascontiguousarray(starts, dtype=np.int64), cnt[sets].astype(np.int64),
+                                    sets.astype(np.int64), best, how)
         self.contra_len = np.where(best < INF, best, BIG)
-        self.contra_how = how.astype(np.int64)
+        self.contra_how = how
 
     # ---- results --------------------------------------------------------------------
     def results(self, variants: Collection[str] = VARIANTS) -> list[ChainResult]:
@@ -209,8 +193,20 @@ class ChainSearch:
     def _set_results(self, variants: Collection[str]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """For "cell" and "house" among `variants`: (premise set, target, score) of each target's best set.
 
-        Every premise set of both variants is scored against every target in one pass.
+        Both variants are scored on the first call that asks for either and kept: the ladder's
+        cell rung and house rung ask in turn about one search, and one pass over every premise
+        set costs less than two (`_score_sets`; a variant's rows do not depend on the other's).
         """
+        chosen = [v for v in ("cell", "house") if v in variants]
+        if not chosen:
+            return {}
+        if not hasattr(self, "_sets_cache"):
+            self._sets_cache = self._score_sets(("cell", "house"))
+        return {v: self._sets_cache[v] for v in chosen}
+
+    def _score_sets(self, variants: Collection[str]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """`_set_results` of `variants`, computed: every premise set of both variants is scored
+        against every target in one pass."""
         chosen = [v for v in ("cell", "house") if v in variants]
         blocks = [self._premise_sets(v) for v in chosen]
         out = {}
@@ -218,11 +214,21 @@ class ChainSearch:
         nsets = sum(len(b[0]) for b in blocks)
         if not nsets:
             return {v: (e, e, e) for v in chosen}
-        tl, cost, K = self._cost()
         offs = np.cumsum([0] + [len(b[1]) for b in blocks])
         flat = np.concatenate([b[1] for b in blocks])
         starts = np.concatenate([b[2] + o for b, o in zip(blocks, offs)])
         sizes = np.diff(np.r_[starts, len(flat)])
+        if not (self.contra_len < BIG).any():
+            # without a contradictory premise a set proves a target exactly when every member
+            # reaches it and none is its premise: a compiled test that stops at the first
+            # member short of it says whether there is any result before the tables are made
+            # (on the ladder the contradiction rung has just found none: the common case)
+            P = len(self.premises)
+            targets = np.column_stack((self.premises, self.premises + 1)).ravel()
+            tprem = np.repeat(np.arange(P, dtype=np.int64), 2)
+            if not _kernel().set_reaches(self.dist, targets, tprem, flat, starts, sizes):
+                return {v: (e, e, e) for v in chosen}
+        tl, cost, K = self._cost()
         total = segment_sums(cost, flat, starts, sizes)  # (sets, targets)
         valid = total < 2 * K
         if sizes.min() < 2:  # a lone premise must reach
@@ -287,6 +293,14 @@ class ChainSearch:
         live = self.graph.grid.live
         return [int(self.premise_of[k]) for k in self.geometry.set_members[s].tolist() if live[k] and self.premise_of[k] >= 0]
 
+
+
+def _kernel():
+    """`linkgraph.chains.kernel`, imported on the first search (numba is slow to import; the
+    breadth-first search has imported it by then)."""
+    from linkgraph.chains import kernel  # noqa: PLC0415
+
+    return kernel
 
 
 def chain_search(grid: Grid, *, families: Collection[str] = FAMILIES, links: LiteralGraph | None = None) -> ChainSearch:

@@ -109,10 +109,11 @@ _RUNGS: tuple[Technique, ...] = (
     Technique("finned-jellyfish", "Finned Jellyfish", "fish", 5.4, finned.finder(4, False)),
     Technique("sashimi-jellyfish", "Sashimi Jellyfish", "fish", 5.5, finned.finder(4, True)),
     # chains over the link graph (length bonus added per step)
-    Technique("x-chain", "X-Chain", "chains", 6.5, aic.x_chains),
-    Technique("xy-chain", "XY-Chain", "chains", 6.6, aic.xy_chains),
-    Technique("aic", "Alternating Inference Chain", "chains", 7.0, partial(aic.aics, groups=False)),
-    Technique("grouped-aic", "Grouped AIC", "chains", 7.1, aic.aics),
+    Technique("x-chain", "X-Chain", "chains", 6.5, aic.x_chains, screen=screens.chain_screen("x")),
+    Technique("xy-chain", "XY-Chain", "chains", 6.6, aic.xy_chains, screen=screens.chain_screen("xy")),
+    Technique("aic", "Alternating Inference Chain", "chains", 7.0, partial(aic.aics, groups=False),
+              screen=screens.chain_screen("aic")),
+    Technique("grouped-aic", "Grouped AIC", "chains", 7.1, aic.aics, screen=screens.chain_screen("grouped")),
     # forcing chains (GNPX) and forcing nets, as Sudoku Explainer rates their kin
     Technique("forcing-chain-contradiction", "Forcing Chain (Contradiction)", "forcing-chains", 7.5,
               forcing_chain_finder("contradiction")),

@@ -23,6 +23,9 @@ Two kinds of rung have screens:
   same eliminations, dead then and dead now: a new step needs a changed cell that holds 2
   to `size` candidates (2 for the XY-wing, whose cells are all bivalue). Hidden subsets
   likewise need a digit of the subset that lost a place in the subset's house.
+- the chains over strong and weak links (X-chains, XY-chains, AICs, grouped AICs): a chain
+  that is new since the miss needs a strong link that is new, in a set X that lost a member
+  (or, grouped, around a group node that lost one); see `chain_screen`.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from linkgraph.grid import Grid, cached
 from linkgraph.techniques.base import Change, digit_view, house_places
 from linkgraph.techniques.singledigit import box_frames, cell_table, conjugates, line_links
 
-__all__ = ["Screen", "bivalue_screen", "empty_rectangle_screen", "fish_screen", "four_chain_screen",
+__all__ = ["Screen", "bivalue_screen", "chain_screen", "empty_rectangle_screen", "fish_screen", "four_chain_screen",
            "hidden_subset_screen", "locked_screen", "simple_coloring_screen", "subset_screen"]
 
 #: A screen: (grid, what changed since the rung's last miss) -> may the rung find something?
@@ -55,6 +58,10 @@ class _Tables:
     lines: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (base, cover) houses: rows/cols, cols/rows
     frames: tuple[tuple[int, tuple[tuple[int, int, int, int, int, int], ...]], ...]  # box, crosses
     kinds: tuple[str, ...]
+    #: cell mask of each box-line intersection (the grouped AICs' group nodes, box with row or column)
+    groups: tuple[int, ...]
+    #: per house, the intersections of `groups` that share a cell with it
+    near: tuple[tuple[int, ...], ...]
 
 
 @lru_cache(maxsize=16)
@@ -72,7 +79,9 @@ def tables(g: Geometry) -> _Tables:
     # the box frames of the empty rectangle's rung (none without rows and columns)
     frames = (tuple((mask, tuple(crosses)) for _, mask, crosses in box_frames(g))
               if {"row", "col", "box"} <= set(kinds) else ())
-    return _Tables(houses, tuple(locked), ((rows, cols), (cols, rows)), frames, kinds)
+    groups = tuple(sum(1 << c for c in cells) for _, _, cells in g.box_lines(boxes=("box",), lines=("row", "col")))
+    near = tuple(tuple(m for m in groups if m & h) for h in houses)
+    return _Tables(houses, tuple(locked), ((rows, cols), (cols, rows)), frames, kinds, groups, near)
 
 
 def locked_screen(pointing: bool) -> Screen:
@@ -293,3 +302,82 @@ def hidden_subset_screen(size: int) -> Screen:
 def _counts(grid: Grid) -> list[int]:
     return grid.cands.sum(axis=1).tolist()
 
+
+
+def chain_screen(kind: str) -> Screen:
+    """The screen of the chains over strong and weak links (`linkgraph.techniques.aic.search`):
+    `kind` ``"x"`` (X-chains), ``"xy"`` (XY-chains), ``"aic"`` (AICs of candidates) or
+    ``"grouped"`` (grouped AICs). It says True when the grid has a strong link the rung's net
+    could lack at the miss:
+
+    - ``"x"``: a house that lost a place of a digit and now holds it twice;
+    - ``"xy"``: a cell that lost a candidate and now holds two (a new node pair);
+    - ``"aic"``: either of the two (a cell, or a house and digit);
+    - ``"grouped"``: a house that lost a place of a digit, or holds every live place of a group
+      node that lost one, whose live places of the digit split into two nodes (two places, a
+      place and a group, or two groups of the house), or a cell as for ``"aic"``.
+
+    Why it is sound. The rung searches breadth-first from every start OFF, alternating strong
+    links (to ON) and weak links (to OFF), each (node, parity) first reached once, up to a fixed
+    number of levels; a pair of ends reached yields the candidates that see both ends (and a
+    start reached ON yields its placement), whichever chain is read back, and a step only when
+    that set was not yielded before. So the pairs it reports are those joined by a walk that
+    alternates the links, and what it eliminates is fixed by the pair. Every node of such a walk
+    has a strong link on it (the start leaves by one, an ON node is entered by one, an OFF node
+    leaves by one). A strong link is two disjoint nodes inside one set X whose members are the
+    set's live members. The later grid only lost candidates, so a node is *old* (the same
+    members at the miss: a candidate, or a group whose intersection lost no place of its digit)
+    unless it is a group that shrank; weak links between old nodes (inside a common set, no
+    shared member) are the same at the miss. A strong link between old nodes in a set that lost
+    no member was there at the miss. When the screen says False, no set X that lost a member,
+    and no set holding a shrunken group, holds a strong link now, so every strong link joins old
+    nodes in an unchanged set: every walk of the later net is a walk of the net at the miss, as
+    short, and its pair eliminated a superset of its candidates there. Those were all dead (the
+    rung found nothing that makes progress), so they are dead now. X-chains read houses only
+    and XY-chains strong links in cells only (their nodes are the candidates of bivalue cells,
+    old unless the cell lost a candidate), which gives their narrower tests.
+    """
+    cells, houses, grouped = kind in ("xy", "aic", "grouped"), kind in ("x", "aic", "grouped"), kind == "grouped"
+
+    def screen(grid: Grid, change: Change) -> bool:
+        if cells:
+            counts = _counts(grid)
+            m = change.cells
+            while m:
+                low = m & -m
+                if counts[low.bit_length() - 1] == 2:
+                    return True
+                m ^= low
+        if not houses:
+            return False
+        t = tables(grid.geometry)
+        cols = digit_view(grid).cols
+        for d, lost in change.lost:
+            col = cols[d - 1]
+            suspects = [h for h, m in enumerate(t.houses) if m & lost]
+            if grouped:
+                for m in t.groups:
+                    places = col & m
+                    if m & lost and places.bit_count() >= 2:  # a shrunken group: the houses holding it
+                        suspects += [h for h, hm in enumerate(t.houses) if not places & ~hm]
+            for h in suspects:
+                live = col & t.houses[h]
+                count = live.bit_count()
+                if count == 2:
+                    return True
+                if grouped and count > 2 and _splits(live, col, t.near[h]):
+                    return True
+        return False
+
+    return screen
+
+
+def _splits(live: int, col: int, near: tuple[int, ...]) -> bool:
+    """Whether a house's live places `live` of a digit (live in `col`) are a group node inside the
+    house and one place, or two such groups (`near`: the intersections that meet the house)."""
+    inside = [p for p in (col & m for m in near) if p.bit_count() >= 2 and not p & ~live]
+    for p in inside:
+        rest = live & ~p
+        if rest.bit_count() == 1 or rest in inside:
+            return True
+    return False

@@ -1,4 +1,5 @@
-"""The compiled breadth-first levels (linkgraph/chains/kernel.py) against the numpy levels.
+"""The compiled breadth-first levels (linkgraph/chains/kernel.py) against the numpy levels, and
+the compiled contradiction scan against the numpy one.
 
 `bfs_numpy` is the chain search's breadth-first search as it was written with numpy
 (gathers and ``reduceat`` per level, levels kept bit-sliced and decoded at the end): the
@@ -13,8 +14,8 @@ import pytest
 
 import linkgraph as lg
 from linkgraph.bitops import unpack
-from linkgraph.chains.bfs import INF, bfs
-from linkgraph.chains.search import chain_search
+from linkgraph.chains.bfs import INF, bfs, segment_sums
+from linkgraph.chains.search import BIG, chain_search
 from linkgraph.io import corpus_path, read_puzzles
 from tests.test_solver import VARIANTS
 
@@ -147,3 +148,82 @@ def test_random_digraphs(seed):
     want = bfs_numpy(L, premises, src, dst)
     got = bfs(_G, premises, src, dst)
     assert np.array_equal(got[0], want[0]) and got[1] == want[1]
+
+
+def contradictions_numpy(S):
+    """(contra_len, contra_how) of a `ChainSearch` as `ChainSearch._contradictions` computed them
+    with numpy before the compiled scan (`linkgraph.chains.kernel.contradictions`): node pairs by
+    sum and first argmin, then the sets X of 3+ live members in (size, set) order, their OFF
+    distances capped and summed by segment, a set kept when strictly shorter."""
+    LG, dist = S.graph, S.dist
+    P = len(S.premises)
+    pr = np.arange(P)
+    if len(dist):
+        both = dist[0::2] + dist[1::2]
+        how = both.argmin(axis=0)
+        best = both[how, pr].astype(np.int64)
+    else:
+        how = np.zeros(P, dtype=np.int64)
+        best = np.full(P, 2 * INF, dtype=np.int64)
+    g = S.geometry
+    sm = g.set_members
+    lsm = LG.grid.live[sm]
+    cnt = lsm.sum(axis=1)
+    sets = np.flatnonzero(cnt >= 3)
+    sets = sets[np.argsort(cnt[sets], kind="stable")]
+    lsm = lsm[sets]
+    nodes = LG.cand_node[sm[sets][lsm]]
+    starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
+    if len(sets) and nodes.min() < 0:
+        ok = np.minimum.reduceat(nodes, starts) >= 0
+        nodes = nodes[np.repeat(ok, cnt[sets])]
+        sets = sets[ok]
+        starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
+    if len(sets) and P:
+        n = g.size
+        if n * S.depth < 1 << 11 and n << 11 < 1 << 15:
+            cap = 1 << 11
+            off, dt = np.minimum(dist[1::2], np.int16(cap)), None
+        else:
+            cap = BIG
+            off, dt = np.where(dist[1::2] < INF, dist[1::2], np.int32(BIG)), np.int64
+        tot = segment_sums(off, nodes, starts, cnt[sets], dt)
+        j = tot.argmin(axis=0)
+        t = tot[j, pr].astype(np.int64)
+        better = (t < best) & (t < cap)
+        best = np.where(better, t, best)
+        how = np.where(better, -(sets[j] + 1), how)
+    return np.where(best < INF, best, BIG), how.astype(np.int64)
+
+
+def _contradiction_grids():
+    """Positions along a hardest and two top1465 solves, their narrowings that drop solution
+    candidates too (contradictions everywhere), and every geometry's start, 16x16 included."""
+    rng = np.random.default_rng(5)
+    puzzles = [p.puzzle for p in read_puzzles(corpus_path("hardest_1905_sample"), limit=1)]
+    puzzles += [p.puzzle for p in read_puzzles(corpus_path("top1465"), limit=300)][::150]
+    for puzzle in puzzles:
+        grid = lg.Grid.parse(puzzle)
+        for step in lg.solve(grid).steps[::9]:
+            grid = grid.apply(step)
+            if grid.is_solved():
+                break
+            yield grid
+            live = grid.live.copy()
+            live[rng.choice(np.flatnonzero(live), size=4, replace=False)] = False
+            yield lg.Grid(grid.geometry, live, grid.givens, grid.placed)
+    for g, puzzle in VARIANTS:
+        yield lg.Grid.parse(puzzle, geometry=g)
+
+
+def test_contradictions_are_those_of_numpy():
+    kinds = set()
+    for grid in _contradiction_grids():
+        S = chain_search(grid)
+        want_len, want_how = contradictions_numpy(S)
+        assert S.contra_len.dtype == want_len.dtype and np.array_equal(S.contra_len, want_len)
+        assert S.contra_how.dtype == want_how.dtype and np.array_equal(S.contra_how, want_how)
+        found = S.contra_len < BIG
+        kinds |= {"node" if h >= 0 else "set" for h in S.contra_how[found].tolist()}
+        kinds.add(grid.geometry.size)
+    assert {"node", "set", 16} <= kinds

@@ -14,7 +14,7 @@ import linkgraph as lg
 from linkgraph import chains
 from linkgraph.graph import compiler as chaingraph
 from linkgraph.chains.search import chain_search
-from linkgraph.chains.bfs import INF
+from linkgraph.chains.bfs import INF, segment_sums
 from linkgraph.chains.search import BIG
 from linkgraph.chains.steps import forcing_chains, prove
 from linkgraph.cli.main import main
@@ -454,3 +454,132 @@ def test_chains_on_16x16_write_their_notation():
         wide += any(c.cell.row >= 9 or c.cell.col >= 9 for c in step.eliminations | step.placements)
         lg.check.checker.check_step(grid, step)
     assert wide > 0
+
+
+def test_cell_and_house_results_scored_together_as_apart():
+    """The cell and house results are scored in one pass and kept for both rungs: each variant's
+    rows must be what scoring it alone gives, on positions along hardest and top1465 solves, and asking for one variant, then the other, gives the one-pass rows."""
+    from linkgraph.io import corpus_path
+
+    puzzles = [p.puzzle for p in read_puzzles(corpus_path("hardest_1905_sample"), limit=2)]
+    puzzles += [p.puzzle for p in read_puzzles(corpus_path("top1465"), limit=200)][::100]
+    positions = []
+    for puzzle in puzzles:
+        grid = lg.Grid.parse(puzzle)
+        for step in lg.solve(grid).steps[::7]:
+            grid = grid.apply(step)
+            positions.append(grid)
+    compared = 0
+    for grid in positions:
+        if grid.is_solved():
+            continue
+        alone = {v: chain_search(grid)._score_sets((v,))[v] for v in ("cell", "house")}
+        search = chain_search(grid)
+        first = search._set_results(("house",))["house"]
+        both = search._set_results(("cell", "house"))
+        for v in ("cell", "house"):
+            assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(both[v], alone[v])), v
+            compared += len(alone[v][0])
+        assert first is both["house"]
+        assert [r for r in search.results(("cell",))] == [r for r in chain_search(grid).results(("cell",))]
+    assert compared > 0
+
+
+def score_sets_numpy(S, variants):
+    """`ChainSearch._score_sets` as written before the compiled `set_reaches` test
+    (`linkgraph.chains.kernel`): every premise set's sums by segment, validity, the own
+    members masked, then per variant the lowest score and the first set with it."""
+    chosen = [v for v in ("cell", "house") if v in variants]
+    blocks = [S._premise_sets(v) for v in chosen]
+    out = {}
+    e = np.zeros(0, np.int64)
+    nsets = sum(len(b[0]) for b in blocks)
+    if not nsets:
+        return {v: (e, e, e) for v in chosen}
+    tl, cost, K = S._cost()
+    offs = np.cumsum([0] + [len(b[1]) for b in blocks])
+    flat = np.concatenate([b[1] for b in blocks])
+    starts = np.concatenate([b[2] + o for b, o in zip(blocks, offs)])
+    sizes = np.diff(np.r_[starts, len(flat)])
+    total = segment_sums(cost, flat, starts, sizes)
+    valid = total < 2 * K
+    if sizes.min() < 2:
+        valid &= (total < K) | (sizes >= 2)[:, None]
+    tpos = np.searchsorted(tl, S.premises[flat])
+    col = np.repeat(np.arange(nsets), sizes)
+    valid[col, tpos] = False
+    valid[col, tpos + 1] = False
+    score = np.where(valid, total & (K - 1), K)
+    lo = 0
+    for v, (sets, _, _) in zip(chosen, blocks):
+        sc = score[lo : lo + len(sets)]
+        lo += len(sets)
+        if not len(sets):
+            out[v] = (e, e, e)
+            continue
+        low = sc.min(axis=0)
+        keep = np.flatnonzero(low < K)
+        best = (sc[:, keep] == low[keep]).argmax(axis=0)
+        out[v] = (sets[best], tl[keep], low[keep].astype(np.int64))
+    return out
+
+
+def _scoring_grids():
+    """Positions along a hardest and two top1465 solves (before each step: cell and house
+    results there or not), narrowings that drop solution candidates (contradictory premises),
+    and every geometry's start after the basic ladder, 16x16 included."""
+    from linkgraph.io import corpus_path
+    from tests.test_solver import VARIANTS
+
+    rng = np.random.default_rng(3)
+    puzzles = [p.puzzle for p in read_puzzles(corpus_path("hardest_1905_sample"), limit=3)][2:]
+    puzzles += [p.puzzle for p in read_puzzles(corpus_path("top1465"), limit=300)][50::150]
+    for puzzle in puzzles:
+        grid = lg.Grid.parse(puzzle)
+        for step in lg.solve(grid).steps:
+            if step.technique.startswith("forcing") or step.technique.startswith("als"):
+                yield grid
+                live = grid.live.copy()
+                live[rng.choice(np.flatnonzero(live), size=3, replace=False)] = False
+                yield lg.Grid(grid.geometry, live, grid.givens, grid.placed)
+            grid = grid.apply(step)
+    for g, puzzle in VARIANTS:
+        yield prepare(lg.Grid.parse(puzzle, geometry=g))
+
+
+def _reaches(S, variants) -> bool:
+    """`set_reaches` on the premise sets of `variants`."""
+    from linkgraph.chains.kernel import set_reaches
+
+    blocks = [S._premise_sets(v) for v in ("cell", "house") if v in variants]
+    offs = np.cumsum([0] + [len(b[1]) for b in blocks])
+    flat = np.concatenate([b[1] for b in blocks])
+    starts = np.concatenate([b[2] + o for b, o in zip(blocks, offs)])
+    sizes = np.diff(np.r_[starts, len(flat)])
+    targets = np.column_stack((S.premises, S.premises + 1)).ravel()
+    tprem = np.repeat(np.arange(len(S.premises), dtype=np.int64), 2)
+    return bool(set_reaches(S.dist, targets, tprem, flat, starts, sizes))
+
+
+def test_set_scores_are_those_of_numpy():
+    """With and without the compiled test first: the same rows, dtypes included; the test
+    ruled out results on many positions, and results were found on others."""
+    seen = {"short": 0, "results": 0, "contradictory": 0}
+    for grid in _scoring_grids():
+        if grid.is_solved():
+            continue
+        S = chain_search(grid)
+        contradictory = bool((S.contra_len < BIG).any())
+        seen["contradictory"] += contradictory
+        for variants in (("cell", "house"), ("cell",), ("house",)):
+            got, want = S._score_sets(variants), score_sets_numpy(S, variants)
+            assert list(got) == list(want)
+            for v in got:
+                for a, b in zip(got[v], want[v]):
+                    assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), v
+            rows = sum(len(want[v][0]) for v in want)
+            seen["results"] += rows > 0
+            seen["short"] += rows == 0 and not contradictory
+            if not contradictory:  # the test alone: a result exactly when it says so
+                assert _reaches(S, variants) == (rows > 0)
+    assert min(seen.values()) >= 5, seen

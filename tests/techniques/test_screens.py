@@ -185,3 +185,63 @@ def test_solve_paths_do_not_change_with_screens(g, puzzle, monkeypatch):
     plain = lg.solve(grid, ladder=ladder)
     assert _path(screened) == _path(plain)
     assert screened.ratings == plain.ratings and screened.solved == plain.solved
+
+
+CHAIN_RUNGS = ["x-chain", "xy-chain", "aic", "grouped-aic"]
+
+
+def _positions(grid, ladder=None):
+    """Every position of `grid`'s solve path (solved without screens), in order."""
+    result = lg.solve(grid, ladder=ladder)
+    out = [grid]
+    for step in result.steps:
+        out.append(out[-1].apply(step))
+    return out
+
+
+@pytest.mark.parametrize(
+    "g, puzzle",
+    [(lg.geometry.classic(), p) for p in HARD[:2] + CLASSIC[1:3]] + [v for v in VARIANTS if v[0].size <= 9],
+    ids=lambda v: getattr(v, "name", None) or "classic",
+)
+def test_chain_screens_along_solve_paths(g, puzzle):
+    """The chain rungs' screens on every position of a solve path (hardest puzzles included) and
+    the position one or two steps later: where the rung found nothing and its screen says no for
+    the later position, the rung finds nothing there either."""
+    positions = _positions(lg.Grid.parse(puzzle, geometry=g))
+    said_no = 0
+    for name in CHAIN_RUNGS:
+        tech = TECHNIQUES[name]
+        finds = [_finds(tech, p) for p in positions]
+        for i, before in enumerate(positions):
+            if finds[i]:
+                continue
+            for j in (i + 1, i + 2):
+                if j >= len(positions):
+                    break
+                change = changes(before, positions[j])
+                if change.cells and not tech.screen(positions[j], change):
+                    said_no += 1
+                    assert not finds[j], f"{name}: screened out a step at position {j}"
+    assert said_no > 0
+
+
+def test_grouped_screen_sees_a_shrunken_group_in_a_window():
+    """By hand, Windoku, digit 1: window w1 (r2-4 c2-4) keeps 1 only in r2c2, r2c3 and r4c4.
+    When r2c1 loses its 1, the group of b1 and r2 shrinks to r2c2 r2c3, which lies in w1: a new
+    strong link (group = r4c4) in a window that lost nothing. Box 1 and row 2, which did lose a
+    place, still hold 1 in three segments each, so only the shrunken group's houses show it."""
+    g = lg.geometry.windoku()
+    grid = lg.Grid.empty(g)
+    keep = {"r2c2", "r2c3", "r4c4"}
+    w1 = [lg.Cell(r, c) for r in range(1, 4) for c in range(1, 4)]
+    grid = grid.eliminate([lg.Candidate(c, 1) for c in w1 if str(c) not in keep])
+    after = grid.eliminate([lg.Candidate.parse("r2c1#1")])
+    change = changes(grid, after)
+    from linkgraph.techniques.aic.net import grouped_net
+
+    net = grouped_net(after)
+    names = [str(net.node(i)) for i in range(len(net.members))]
+    assert net.strong[names.index("r2c23#1"), names.index("r4c4#1")]  # the new strong link, as the rung's net has it
+    assert TECHNIQUES["grouped-aic"].screen(after, change)
+    assert not TECHNIQUES["aic"].screen(after, change)  # no set lost a member down to two

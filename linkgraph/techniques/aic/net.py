@@ -33,12 +33,41 @@ from linkgraph.model import Group
 __all__: list[str] = []
 
 
+class Members:
+    """The member candidates of each node, as rows of a table ``(N, width)`` of candidate indices
+    (-1 pads); a node's list is made when asked for (a chain read back), not for every node of
+    every net (a grouped net has some 300 nodes, a chain a handful).
+
+    >>> m = Members(np.array([[3, -1], [4, 13]]))
+    >>> len(m), m[1], list(m)
+    (2, [4, 13], [[3], [4, 13]])
+    """
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: np.ndarray):
+        self.table = table
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def __getitem__(self, i: int) -> list[int]:
+        return [k for k in self.table[i].tolist() if k >= 0]
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self.table)))
+
+    def take(self, keep: np.ndarray) -> Members:
+        """The members of nodes `keep`, in that order."""
+        return Members(self.table.take(keep, axis=0))
+
+
 @dataclass
 class Net:
     """The nodes (as member candidate indices) and their link matrices."""
 
     geometry: object
-    members: list[list[int]]  # candidate indices per node
+    members: Members | list[list[int]]  # candidate indices per node
     strong: np.ndarray  # (N, N) bool
     weak: np.ndarray  # (N, N) bool, includes strong
     sees_all: np.ndarray  # (N, C) bool: candidate sees every member of the node (and is none)
@@ -224,7 +253,7 @@ def candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_majo
     if digit_major:
         idx = idx[np.argsort(idx % n, kind="stable")]
     N = len(idx)
-    members = [[k] for k in idx.tolist()]
+    members = Members(idx[:, None])
     sets = tb.sets.take(idx, axis=0)
     size = np.ones(N, dtype=np.intp)
     house = np.ascontiguousarray(sets[:, 1:])  # the cell's set comes first
@@ -276,11 +305,10 @@ def grouped_net(grid: Grid) -> Net:
     pattern = (on * (1 << np.arange(w))[:, None]).sum(axis=0)
     size = np.concatenate((np.ones(nc, dtype=np.intp), size.take(grp)))
     N = len(size)
-    members = [[k] for k in idx.tolist()]
-    members += [row[:k] for row, k in zip(mem.T.tolist(), size[nc:].tolist())]
     table = np.full((N, w), -1, dtype=np.intp)
     table[:nc, 0] = idx
-    table[nc:] = np.where(mem < C, mem, -1).T
+    table[nc:] = np.where(mem < C, mem, -1).T  # each group's live places first, in cell order
+    members = Members(table)
     # links through the sets holding each node: a candidate's from the table, a group's by its pattern
     cand_sets = tb.sets.take(idx, axis=0)
     group_sets = tb.group_sets.take(grp * 2**w + pattern, axis=0)
@@ -319,7 +347,8 @@ def strong_part(net: Net) -> Net:
     no chain: see `candidate_net`)."""
     N = len(net.members)
     keep = np.flatnonzero(net.strong @ np.ones(N, dtype=bool))
-    sub = Net(net.geometry, [net.members[i] for i in keep.tolist()],
+    members = net.members
+    sub = Net(net.geometry, members.take(keep) if isinstance(members, Members) else [members[i] for i in keep.tolist()],
                net.strong.take(keep, axis=0).take(keep, axis=1), net.weak.take(keep, axis=0).take(keep, axis=1),
                net.sees_all.take(keep, axis=0), None if net.table is None else net.table.take(keep, axis=0))
     number = np.full(N, -1, dtype=np.intp)

@@ -89,7 +89,7 @@ def reference_grouped_net(grid: lg.Grid):
 
 def assert_same(net, want) -> None:
     members, strong, weak, sees_all, table = want
-    assert net.members == members
+    assert list(net.members) == members
     for name, a, b in (("strong", net.strong, strong), ("weak", net.weak, weak), ("sees_all", net.sees_all, sees_all)):
         assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), name
     if table is None:
