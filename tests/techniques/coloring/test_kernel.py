@@ -211,3 +211,46 @@ def test_the_compiled_weak_hinges_are_the_numpy_ones(monkeypatch):
         ends += sum(len(v) for v in want.values())
     assert keys > 20 and ends > keys  # weak nodes with several hinge ends are met
     assert real is not None
+
+
+def range_arrays_numpy(grid) -> tuple[np.ndarray, ...]:
+    """The former numpy body of `rangetable._range_arrays` (and of the targets table
+    `RangeTable` made from its rows)."""
+    from linkgraph.techniques.coloring.rangetable import _pairs
+
+    g = grid.geometry
+    n, nc = g.size, g.number_of_cells
+    box_h, line_h, box, inside, outside, targets, box_cells = _pairs(g)
+    L = np.zeros((nc + 1, n), dtype=bool)
+    L[:nc] = grid.live.reshape(nc, n)
+    ok = L[inside].any(axis=1) & L[outside].any(axis=1) & L[targets].any(axis=1)
+    ok &= (L[box_cells].sum(axis=1) >= 3)[box]
+    p, d = np.nonzero(ok)
+    order = np.lexsort((line_h[p], d, box_h[p]))
+    p, d = p[order], d[order]
+    C = g.number_of_candidates
+
+    def places(cells: np.ndarray) -> np.ndarray:
+        c = cells[p]
+        return np.where(L[c, d[:, None]], c * n + d[:, None], C)
+
+    tg = places(targets)
+    full = np.zeros((len(p), C + 1), dtype=bool)
+    full[np.arange(len(p))[:, None], tg] = True
+    return nc + box_h[p] * n + d, nc + line_h[p] * n + d, places(inside), places(outside), tg, full[:, :C]
+
+
+def test_the_compiled_range_table_is_the_numpy_one():
+    from linkgraph.techniques.coloring.rangetable import _range_arrays
+
+    sizes, kinds, ranges, padded = set(), set(), 0, 0
+    for grid in [*POSITIONS, *narrowings(seed=31, top95=0, rounds=4, start=True)]:
+        got, want = _range_arrays(grid), range_arrays_numpy(grid)
+        for name, a, b in zip(("box_sets", "line_sets", "inside", "outside", "targets", "hit"), got, want):
+            assert a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b), name
+        sizes.add(grid.geometry.size)
+        kinds |= {h.kind for h in grid.geometry.houses}
+        ranges += len(want[0])
+        padded += int((want[3] == grid.geometry.number_of_candidates).any(axis=1).sum())
+    assert sizes == {4, 6, 9, 16} and {"diag", "window", "region"} <= kinds  # every geometry of the solver's tests
+    assert ranges > 1000 and padded > 100  # ranges met, with dead places among their cells
