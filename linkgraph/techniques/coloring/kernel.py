@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["clusters", "color_tables", "hinge_records", "range_table"]
+__all__ = ["clusters", "color_tables", "hinge_records", "lock_words", "range_table", "ranged_words"]
 
 
 @njit(cache=True, nogil=True)
@@ -343,3 +343,57 @@ def range_table(live, box_h, line_h, box, inside, outside, targets, box_cells, n
                         hit[i, c * n + d] = True
                 i += 1
     return box_sets, line_sets, ins, outs, tgts, hit
+
+
+@njit(cache=True, nogil=True)
+def lock_words(on, off, inside, outside):  # pragma: no cover (compiled)
+    """``(ranges, words)`` uint64: bit p of row i set when premise p locks range i.
+
+    `on` and `off` are ``(candidates + 1, words)`` uint64, bit p of row k set when premise p
+    makes candidate k ON (OFF), the last row (padding) all 0 in `on` and all 1 in `off`;
+    `inside` and `outside` are the ranges' places on and off the line (padded). A range
+    locks when every place off the line is OFF, a place on it is not, and none is ON.
+    """
+    m = inside.shape[0]
+    W = on.shape[1]
+    out = np.zeros((m, W), dtype=np.uint64)
+    for i in range(m):
+        for w in range(W):
+            cleared = off[outside[i, 0], w]
+            for j in range(1, outside.shape[1]):
+                if cleared == 0:
+                    break
+                cleared &= off[outside[i, j], w]
+            if cleared == 0:
+                continue
+            all_off = off[inside[i, 0], w]
+            settled = on[inside[i, 0], w]
+            for j in range(1, inside.shape[1]):
+                all_off &= off[inside[i, j], w]
+                settled |= on[inside[i, j], w]
+            for j in range(outside.shape[1]):
+                settled |= on[outside[i, j], w]
+            out[i, w] = cleared & ~all_off & ~settled
+    return out
+
+
+@njit(cache=True, nogil=True)
+def ranged_words(hits, locked):  # pragma: no cover (compiled)
+    """``(classes, words)`` uint64: the premises (bits, as in `locked`, ``(ranges, words)``)
+    that lock a range hitting each class (`hits`, ``(ranges, classes)`` bool)."""
+    Q = hits.shape[1]
+    W = locked.shape[1]
+    out = np.zeros((Q, W), dtype=np.uint64)
+    for i in range(hits.shape[0]):
+        some = False
+        for w in range(W):
+            if locked[i, w]:
+                some = True
+                break
+        if not some:
+            continue
+        for q in range(Q):
+            if hits[i, q]:
+                for w in range(W):
+                    out[q, w] |= locked[i, w]
+    return out

@@ -169,12 +169,9 @@ def _class_masks(grid: Grid, cc: Colors) -> tuple[np.ndarray, np.ndarray]:
 
 def _ranged(hits: np.ndarray, locked: np.ndarray) -> np.ndarray:
     """``(classes, words)``: the premises (bits, as in `locked`) that lock a range hitting each class."""
-    w, i = np.nonzero(hits.T)
-    out = np.zeros((hits.shape[1], locked.shape[1]), dtype=np.uint64)
-    if len(w):
-        starts = np.flatnonzero(np.r_[True, w[1:] != w[:-1]])
-        out[w[starts]] = np.bitwise_or.reduceat(locked[i], starts)
-    return out
+    from linkgraph.techniques.coloring.kernel import ranged_words  # noqa: PLC0415 (numba: loaded on first use)
+
+    return ranged_words(hits, locked)
 
 
 @lru_cache(maxsize=8)

@@ -198,18 +198,10 @@ class RangeTable:
         bit p of row k is set when premise p makes candidate k ON (OFF); the last row, for the
         padding, is all 0 in `on` and all 1 in `off`.
         """
+        from linkgraph.techniques.coloring.kernel import lock_words  # noqa: PLC0415 (numba: loaded on first use)
+
         inside, outside, _ = self._rows
-        cleared = off[outside[:, 0]]
-        for j in range(1, outside.shape[1]):
-            cleared &= off[outside[:, j]]
-        all_off = off[inside[:, 0]]  # not left: every place on the line OFF
-        settled = on[inside[:, 0]]
-        for j in range(1, inside.shape[1]):
-            all_off &= off[inside[:, j]]
-            settled |= on[inside[:, j]]
-        for j in range(outside.shape[1]):
-            settled |= on[outside[:, j]]
-        return cleared & ~all_off & ~settled
+        return lock_words(on, off, inside, outside)
 
     def reach(self, locked_row: np.ndarray) -> np.ndarray:
         """Candidates the ranges locked in one premise row turn OFF."""
