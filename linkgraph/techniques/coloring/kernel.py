@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["clusters", "color_tables", "hinge_records", "lock_words", "range_table", "ranged_words"]
+__all__ = ["clusters", "color_tables", "hinge_records", "lock_words", "range_hits", "range_table", "ranged_words"]
 
 
 @njit(cache=True, nogil=True)
@@ -397,3 +397,22 @@ def ranged_words(hits, locked):  # pragma: no cover (compiled)
                 for w in range(W):
                     out[q, w] |= locked[i, w]
     return out
+
+
+@njit(cache=True, nogil=True)
+def range_hits(targets, nodes, klass, Q, C):  # pragma: no cover (compiled)
+    """``(ranges, Q)`` bool: the colour classes each range turns a candidate of OFF.
+
+    `targets` are the ranges' targets (candidates padded with `C`), `nodes` and `klass` the
+    coloured candidates and their classes (each candidate in one class at most)."""
+    class_of = np.full(C + 1, -1, dtype=np.int64)
+    for t in range(len(nodes)):
+        class_of[nodes[t]] = klass[t]
+    m = targets.shape[0]
+    hits = np.zeros((m, Q), dtype=np.bool_)
+    for i in range(m):
+        for j in range(targets.shape[1]):
+            q = class_of[targets[i, j]]
+            if q >= 0:
+                hits[i, q] = True
+    return hits

@@ -151,6 +151,8 @@ class RangeTable:
         self.box_sets, self.line_sets, inside, outside, targets, self.targets = _range_arrays(grid)
         self.size = len(self.box_sets)
         self._rows = (inside, outside, targets)
+        #: each range's targets as candidates, padded with ``number_of_candidates``
+        self.target_places = targets
 
     @cached_property
     def _compact(self) -> tuple[np.ndarray, ...]:

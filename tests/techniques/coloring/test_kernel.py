@@ -342,3 +342,22 @@ def test_the_compiled_range_locks_on_random_premises():
             free = lock_words_numpy(np.zeros_like(on), off, inside, outside)
             settled_off_line += int(np.bitwise_count(free & on_off_line & ~on_line).sum())
     assert settled_off_line > 50  # premises whose ON places off the line alone keep a range from locking
+
+
+def test_the_compiled_range_hits_are_the_numpy_ones():
+    from linkgraph.techniques.coloring import ranges
+    from linkgraph.techniques.coloring.medusa import medusa_colors
+    from linkgraph.techniques.coloring.rangetable import RangeTable
+
+    sizes, hit = set(), 0
+    for grid in [*POSITIONS, *narrowings(seed=31, top95=0, rounds=4, start=True)]:
+        cc = medusa_colors(grid)
+        table = RangeTable(grid)
+        if not cc.cl.count:
+            continue
+        want = np.logical_or.reduceat(table.targets[:, cc.nodes], cc.starts, axis=1)  # the numpy form it replaced
+        got = ranges._hits(table, cc)
+        assert got.shape == want.shape and got.dtype == want.dtype and np.array_equal(got, want)
+        sizes.add(grid.geometry.size)
+        hit += int(want.sum())
+    assert sizes == {4, 6, 9, 16} and hit > 1000
