@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["clusters", "color_tables", "hinge_records"]
+__all__ = ["clusters", "color_tables", "hinge_records", "lock_words", "range_hits", "range_table", "ranged_words"]
 
 
 @njit(cache=True, nogil=True)
@@ -263,3 +263,156 @@ def hinge_records(seen, mine, failing, elim, nodes, klass, at, L, touched, seen_
     rec = rec[:R]
     order = np.argsort(rec[:, 0] * nl + rec[:, 1], kind="mergesort")  # stable: ends, then sets, kept
     return rec[order]
+
+
+@njit(cache=True, nogil=True)
+def range_table(live, box_h, line_h, box, inside, outside, targets, box_cells, n):  # pragma: no cover (compiled)
+    """``(box_sets, line_sets, inside, outside, targets, hit)`` of the ranges of `live`.
+
+    `live` is the grid's live candidates (bool, cell * n + digit); `box_h`, `line_h`, `box`,
+    `inside`, `outside`, `targets` and `box_cells` are `rangetable._pairs`'s arrays (cells
+    padded with the number of cells), `n` the number of digits. A (box, line) pair forms a
+    range for digit d when the digit has a live place in the box on the line, one in the box
+    off it, one on the line off the box, and at least three in the box. The ranges come by
+    box, then digit, then line; the places as candidate indices padded with the number of
+    candidates (dead places are padding too), and `hit` (ranges, candidates) bool marks
+    each range's targets.
+    """
+    nc = len(live) // n
+    C = nc * n
+    P = len(box_h)
+    ok = np.zeros((P, n), dtype=np.bool_)
+    m = 0
+    for p in range(P):
+        b = box[p]
+        for d in range(n):
+            k = 0
+            for c in box_cells[b]:
+                if c < nc and live[c * n + d]:
+                    k += 1
+            if k < 3:
+                continue
+            a = False
+            for c in inside[p]:
+                if c < nc and live[c * n + d]:
+                    a = True
+                    break
+            if not a:
+                continue
+            a = False
+            for c in outside[p]:
+                if c < nc and live[c * n + d]:
+                    a = True
+                    break
+            if not a:
+                continue
+            a = False
+            for c in targets[p]:
+                if c < nc and live[c * n + d]:
+                    a = True
+                    break
+            if a:
+                ok[p, d] = True
+                m += 1
+    box_sets = np.empty(m, dtype=np.intp)
+    line_sets = np.empty(m, dtype=np.intp)
+    ins = np.full((m, inside.shape[1]), C, dtype=np.intp)
+    outs = np.full((m, outside.shape[1]), C, dtype=np.intp)
+    tgts = np.full((m, targets.shape[1]), C, dtype=np.intp)
+    hit = np.zeros((m, C), dtype=np.bool_)
+    i = 0
+    for b in range(len(box_cells)):
+        for d in range(n):
+            for p in range(P):  # a box's pairs come in line order
+                if box[p] != b or not ok[p, d]:
+                    continue
+                box_sets[i] = nc + box_h[p] * n + d
+                line_sets[i] = nc + line_h[p] * n + d
+                for j in range(inside.shape[1]):
+                    c = inside[p, j]
+                    if c < nc and live[c * n + d]:
+                        ins[i, j] = c * n + d
+                for j in range(outside.shape[1]):
+                    c = outside[p, j]
+                    if c < nc and live[c * n + d]:
+                        outs[i, j] = c * n + d
+                for j in range(targets.shape[1]):
+                    c = targets[p, j]
+                    if c < nc and live[c * n + d]:
+                        tgts[i, j] = c * n + d
+                        hit[i, c * n + d] = True
+                i += 1
+    return box_sets, line_sets, ins, outs, tgts, hit
+
+
+@njit(cache=True, nogil=True)
+def lock_words(on, off, inside, outside):  # pragma: no cover (compiled)
+    """``(ranges, words)`` uint64: bit p of row i set when premise p locks range i.
+
+    `on` and `off` are ``(candidates + 1, words)`` uint64, bit p of row k set when premise p
+    makes candidate k ON (OFF), the last row (padding) all 0 in `on` and all 1 in `off`;
+    `inside` and `outside` are the ranges' places on and off the line (padded). A range
+    locks when every place off the line is OFF, a place on it is not, and none is ON.
+    """
+    m = inside.shape[0]
+    W = on.shape[1]
+    out = np.zeros((m, W), dtype=np.uint64)
+    for i in range(m):
+        for w in range(W):
+            cleared = off[outside[i, 0], w]
+            for j in range(1, outside.shape[1]):
+                if cleared == 0:
+                    break
+                cleared &= off[outside[i, j], w]
+            if cleared == 0:
+                continue
+            all_off = off[inside[i, 0], w]
+            settled = on[inside[i, 0], w]
+            for j in range(1, inside.shape[1]):
+                all_off &= off[inside[i, j], w]
+                settled |= on[inside[i, j], w]
+            for j in range(outside.shape[1]):
+                settled |= on[outside[i, j], w]
+            out[i, w] = cleared & ~all_off & ~settled
+    return out
+
+
+@njit(cache=True, nogil=True)
+def ranged_words(hits, locked):  # pragma: no cover (compiled)
+    """``(classes, words)`` uint64: the premises (bits, as in `locked`, ``(ranges, words)``)
+    that lock a range hitting each class (`hits`, ``(ranges, classes)`` bool)."""
+    Q = hits.shape[1]
+    W = locked.shape[1]
+    out = np.zeros((Q, W), dtype=np.uint64)
+    for i in range(hits.shape[0]):
+        some = False
+        for w in range(W):
+            if locked[i, w]:
+                some = True
+                break
+        if not some:
+            continue
+        for q in range(Q):
+            if hits[i, q]:
+                for w in range(W):
+                    out[q, w] |= locked[i, w]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def range_hits(targets, nodes, klass, Q, C):  # pragma: no cover (compiled)
+    """``(ranges, Q)`` bool: the colour classes each range turns a candidate of OFF.
+
+    `targets` are the ranges' targets (candidates padded with `C`), `nodes` and `klass` the
+    coloured candidates and their classes (each candidate in one class at most)."""
+    class_of = np.full(C + 1, -1, dtype=np.int64)
+    for t in range(len(nodes)):
+        class_of[nodes[t]] = klass[t]
+    m = targets.shape[0]
+    hits = np.zeros((m, Q), dtype=np.bool_)
+    for i in range(m):
+        for j in range(targets.shape[1]):
+            q = class_of[targets[i, j]]
+            if q >= 0:
+                hits[i, q] = True
+    return hits

@@ -152,9 +152,17 @@ def almost_locked_ranges(grid: Grid) -> Iterator[Step]:
     if not table.size:
         return
     # hits[i, w]: range i turns OFF a candidate of colour class w (class 2c + x: colour x of cluster c)
-    hits = np.logical_or.reduceat(table.targets[:, cc.nodes], cc.starts, axis=1)
+    hits = _hits(table, cc)
     yield from _traps(grid, cc, table, hits)
     yield from _color_traps(grid, cc, table, hits)
+
+
+def _hits(table: RangeTable, cc: Colors) -> np.ndarray:
+    """``(ranges, classes)`` bool: range i turns OFF a candidate of colour class w (compiled:
+    `linkgraph.techniques.coloring.kernel.range_hits`)."""
+    from linkgraph.techniques.coloring.kernel import range_hits  # noqa: PLC0415 (numba: loaded on first use)
+
+    return range_hits(table.target_places, cc.nodes, cc.klass, len(cc.starts), table.targets.shape[1])
 
 
 def _class_masks(grid: Grid, cc: Colors) -> tuple[np.ndarray, np.ndarray]:
@@ -169,12 +177,9 @@ def _class_masks(grid: Grid, cc: Colors) -> tuple[np.ndarray, np.ndarray]:
 
 def _ranged(hits: np.ndarray, locked: np.ndarray) -> np.ndarray:
     """``(classes, words)``: the premises (bits, as in `locked`) that lock a range hitting each class."""
-    w, i = np.nonzero(hits.T)
-    out = np.zeros((hits.shape[1], locked.shape[1]), dtype=np.uint64)
-    if len(w):
-        starts = np.flatnonzero(np.r_[True, w[1:] != w[:-1]])
-        out[w[starts]] = np.bitwise_or.reduceat(locked[i], starts)
-    return out
+    from linkgraph.techniques.coloring.kernel import ranged_words  # noqa: PLC0415 (numba: loaded on first use)
+
+    return ranged_words(hits, locked)
 
 
 @lru_cache(maxsize=8)

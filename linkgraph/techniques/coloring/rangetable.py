@@ -82,7 +82,7 @@ def find_ranges(grid: Grid) -> list[Range]:
     >>> len(ranges), len(ranges[0].inside), len(ranges[0].outside), len(ranges[0].targets)
     (486, 3, 6, 6)
     """
-    box_sets, line_sets, inside, outside, targets = _range_arrays(grid)
+    box_sets, line_sets, inside, outside, targets, _ = _range_arrays(grid)
     C = grid.geometry.number_of_candidates
 
     def places(row: list[int]) -> tuple[int, ...]:
@@ -96,26 +96,16 @@ def find_ranges(grid: Grid) -> list[Range]:
 def _range_arrays(grid: Grid) -> tuple[np.ndarray, ...]:
     """The ranges of `find_ranges` as arrays: box sets, line sets, then the
     inside, outside and target places, one row per range, as candidate
-    indices padded with ``number_of_candidates`` (dead places are padding too).
+    indices padded with ``number_of_candidates`` (dead places are padding too);
+    last the targets as a (ranges, candidates) bool table.
+
+    Compiled (`linkgraph.techniques.coloring.kernel.range_table`); the numpy
+    pipeline it replaced is its oracle in tests/techniques/coloring/test_kernel.py.
     """
-    g = grid.geometry
-    n, nc = g.size, g.number_of_cells
-    box_h, line_h, box, inside, outside, targets, box_cells = _pairs(g)
-    # live places per (cell, digit), plus an all-OFF row for the padding cell index nc
-    L = np.zeros((nc + 1, n), dtype=bool)
-    L[:nc] = grid.live.reshape(nc, n)
-    ok = L[inside].any(axis=1) & L[outside].any(axis=1) & L[targets].any(axis=1)
-    ok &= (L[box_cells].sum(axis=1) >= 3)[box]
-    p, d = np.nonzero(ok)
-    order = np.lexsort((line_h[p], d, box_h[p]))  # by box, then digit, then line
-    p, d = p[order], d[order]
-    C = g.number_of_candidates
+    from linkgraph.techniques.coloring.kernel import range_table  # noqa: PLC0415 (numba: loaded on first use)
 
-    def places(cells: np.ndarray) -> np.ndarray:
-        c = cells[p]
-        return np.where(L[c, d[:, None]], c * n + d[:, None], C)
-
-    return nc + box_h[p] * n + d, nc + line_h[p] * n + d, places(inside), places(outside), places(targets)
+    box_h, line_h, box, inside, outside, targets, box_cells = _pairs(grid.geometry)
+    return range_table(grid.live, box_h, line_h, box, inside, outside, targets, box_cells, grid.geometry.size)
 
 
 @lru_cache(maxsize=8)
@@ -158,14 +148,11 @@ class RangeTable:
     """The ranges of a grid as index arrays, to lock them for many premises at once."""
 
     def __init__(self, grid: Grid):
-        C = grid.geometry.number_of_candidates
-        self.box_sets, self.line_sets, inside, outside, targets = _range_arrays(grid)
-        m = len(self.box_sets)
-        self.size = m
+        self.box_sets, self.line_sets, inside, outside, targets, self.targets = _range_arrays(grid)
+        self.size = len(self.box_sets)
         self._rows = (inside, outside, targets)
-        full = np.zeros((m, C + 1), dtype=bool)
-        full[np.arange(m)[:, None], targets] = True
-        self.targets = full[:, :C]
+        #: each range's targets as candidates, padded with ``number_of_candidates``
+        self.target_places = targets
 
     @cached_property
     def _compact(self) -> tuple[np.ndarray, ...]:
@@ -213,18 +200,10 @@ class RangeTable:
         bit p of row k is set when premise p makes candidate k ON (OFF); the last row, for the
         padding, is all 0 in `on` and all 1 in `off`.
         """
+        from linkgraph.techniques.coloring.kernel import lock_words  # noqa: PLC0415 (numba: loaded on first use)
+
         inside, outside, _ = self._rows
-        cleared = off[outside[:, 0]]
-        for j in range(1, outside.shape[1]):
-            cleared &= off[outside[:, j]]
-        all_off = off[inside[:, 0]]  # not left: every place on the line OFF
-        settled = on[inside[:, 0]]
-        for j in range(1, inside.shape[1]):
-            all_off &= off[inside[:, j]]
-            settled |= on[inside[:, j]]
-        for j in range(outside.shape[1]):
-            settled |= on[outside[:, j]]
-        return cleared & ~all_off & ~settled
+        return lock_words(on, off, inside, outside)
 
     def reach(self, locked_row: np.ndarray) -> np.ndarray:
         """Candidates the ranges locked in one premise row turn OFF."""

@@ -211,3 +211,153 @@ def test_the_compiled_weak_hinges_are_the_numpy_ones(monkeypatch):
         ends += sum(len(v) for v in want.values())
     assert keys > 20 and ends > keys  # weak nodes with several hinge ends are met
     assert real is not None
+
+
+def range_arrays_numpy(grid) -> tuple[np.ndarray, ...]:
+    """The former numpy body of `rangetable._range_arrays` (and of the targets table
+    `RangeTable` made from its rows)."""
+    from linkgraph.techniques.coloring.rangetable import _pairs
+
+    g = grid.geometry
+    n, nc = g.size, g.number_of_cells
+    box_h, line_h, box, inside, outside, targets, box_cells = _pairs(g)
+    L = np.zeros((nc + 1, n), dtype=bool)
+    L[:nc] = grid.live.reshape(nc, n)
+    ok = L[inside].any(axis=1) & L[outside].any(axis=1) & L[targets].any(axis=1)
+    ok &= (L[box_cells].sum(axis=1) >= 3)[box]
+    p, d = np.nonzero(ok)
+    order = np.lexsort((line_h[p], d, box_h[p]))
+    p, d = p[order], d[order]
+    C = g.number_of_candidates
+
+    def places(cells: np.ndarray) -> np.ndarray:
+        c = cells[p]
+        return np.where(L[c, d[:, None]], c * n + d[:, None], C)
+
+    tg = places(targets)
+    full = np.zeros((len(p), C + 1), dtype=bool)
+    full[np.arange(len(p))[:, None], tg] = True
+    return nc + box_h[p] * n + d, nc + line_h[p] * n + d, places(inside), places(outside), tg, full[:, :C]
+
+
+def test_the_compiled_range_table_is_the_numpy_one():
+    from linkgraph.techniques.coloring.rangetable import _range_arrays
+
+    sizes, kinds, ranges, padded = set(), set(), 0, 0
+    for grid in [*POSITIONS, *narrowings(seed=31, top95=0, rounds=4, start=True)]:
+        got, want = _range_arrays(grid), range_arrays_numpy(grid)
+        for name, a, b in zip(("box_sets", "line_sets", "inside", "outside", "targets", "hit"), got, want):
+            assert a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b), name
+        sizes.add(grid.geometry.size)
+        kinds |= {h.kind for h in grid.geometry.houses}
+        ranges += len(want[0])
+        padded += int((want[3] == grid.geometry.number_of_candidates).any(axis=1).sum())
+    assert sizes == {4, 6, 9, 16} and {"diag", "window", "region"} <= kinds  # every geometry of the solver's tests
+    assert ranges > 1000 and padded > 100  # ranges met, with dead places among their cells
+
+
+def lock_words_numpy(on, off, inside, outside) -> np.ndarray:
+    """The former numpy body of `RangeTable.lock_words`."""
+    cleared = off[outside[:, 0]]
+    for j in range(1, outside.shape[1]):
+        cleared &= off[outside[:, j]]
+    all_off = off[inside[:, 0]]
+    settled = on[inside[:, 0]]
+    for j in range(1, inside.shape[1]):
+        all_off &= off[inside[:, j]]
+        settled |= on[inside[:, j]]
+    for j in range(outside.shape[1]):
+        settled |= on[outside[:, j]]
+    return cleared & ~all_off & ~settled
+
+
+def ranged_numpy(hits, locked) -> np.ndarray:
+    """The former numpy body of `ranges._ranged`."""
+    w, i = np.nonzero(hits.T)
+    out = np.zeros((hits.shape[1], locked.shape[1]), dtype=np.uint64)
+    if len(w):
+        starts = np.flatnonzero(np.r_[True, w[1:] != w[:-1]])
+        out[w[starts]] = np.bitwise_or.reduceat(locked[i], starts)
+    return out
+
+
+def test_the_compiled_range_locks_are_the_numpy_ones():
+    from linkgraph.bitops import pack_columns
+    from linkgraph.techniques.coloring import ranges
+    from linkgraph.techniques.coloring.medusa import medusa_colors
+    from linkgraph.techniques.coloring.rangetable import RangeTable
+
+    sizes, locks, ranged = set(), 0, 0
+    for grid in [*POSITIONS, *narrowings(seed=31, top95=0, rounds=4, start=True)]:
+        g = grid.geometry
+        cc = medusa_colors(grid)
+        table = RangeTable(grid)
+        inside, outside, _ = table._rows
+        M, seen = ranges._class_masks(grid, cc) if cc.cl.count else (np.zeros((0, g.number_of_candidates), bool),) * 2
+        other = M.reshape(-1, 2, M.shape[1])[:, ::-1].reshape(M.shape)
+        hits = (np.logical_or.reduceat(table.targets[:, cc.nodes], cc.starts, axis=1) if cc.cl.count
+                else np.zeros((table.size, 0), dtype=bool))
+        for on, off in ((ranges._premise_words(g.number_of_candidates), g.sees_words),
+                        (pack_columns(M, pad=False), pack_columns(seen | other, pad=True))):
+            want = lock_words_numpy(on, off, inside, outside)
+            got = table.lock_words(on, off)
+            assert got.shape == want.shape and got.dtype == want.dtype and np.array_equal(got, want)
+            locks += int(np.bitwise_count(want).sum())
+            if hits.shape[1]:
+                want_r, got_r = ranged_numpy(hits, want), ranges._ranged(hits, got)
+                assert got_r.shape == want_r.shape and got_r.dtype == want_r.dtype and np.array_equal(got_r, want_r)
+                ranged += int(np.bitwise_count(want_r).sum())
+            sizes.add(g.size)
+    assert sizes == {4, 6, 9, 16}
+    assert locks > 1000 and ranged > 100  # premises lock ranges, and ranges hit colour classes
+
+
+def test_the_compiled_range_locks_on_random_premises():
+    # premises that need not turn OFF what their ON candidates see: the ON places off the
+    # line count by themselves (with real premises an ON place off the line clears the line)
+    from linkgraph.techniques.coloring.rangetable import RangeTable
+
+    rng = np.random.default_rng(5)
+    settled_off_line = 0
+    for grid in POSITIONS[:12]:
+        table = RangeTable(grid)
+        inside, outside, _ = table._rows
+        C = grid.geometry.number_of_candidates
+        for _ in range(4):
+            # sparse ON, dense OFF, so that ranges do lock
+            on = rng.integers(0, 2**64, size=(C + 1, 3), dtype=np.uint64) & rng.integers(0, 2**64, size=(C + 1, 3), dtype=np.uint64)
+            on &= rng.integers(0, 2**64, size=(C + 1, 3), dtype=np.uint64)
+            off = rng.integers(0, 2**64, size=(C + 1, 3), dtype=np.uint64) | rng.integers(0, 2**64, size=(C + 1, 3), dtype=np.uint64)
+            off |= rng.integers(0, 2**64, size=(C + 1, 3), dtype=np.uint64)
+            on[C], off[C] = 0, ~np.uint64(0)
+            want = lock_words_numpy(on, off, inside, outside)
+            assert np.array_equal(table.lock_words(on, off), want)
+            # the premises that only an ON place off the line keeps from locking a range
+            on_line = np.zeros((len(inside), 3), dtype=np.uint64)
+            on_off_line = np.zeros_like(on_line)
+            for j in range(inside.shape[1]):
+                on_line |= on[inside[:, j]]
+            for j in range(outside.shape[1]):
+                on_off_line |= on[outside[:, j]]
+            free = lock_words_numpy(np.zeros_like(on), off, inside, outside)
+            settled_off_line += int(np.bitwise_count(free & on_off_line & ~on_line).sum())
+    assert settled_off_line > 50  # premises whose ON places off the line alone keep a range from locking
+
+
+def test_the_compiled_range_hits_are_the_numpy_ones():
+    from linkgraph.techniques.coloring import ranges
+    from linkgraph.techniques.coloring.medusa import medusa_colors
+    from linkgraph.techniques.coloring.rangetable import RangeTable
+
+    sizes, hit = set(), 0
+    for grid in [*POSITIONS, *narrowings(seed=31, top95=0, rounds=4, start=True)]:
+        cc = medusa_colors(grid)
+        table = RangeTable(grid)
+        if not cc.cl.count:
+            continue
+        want = np.logical_or.reduceat(table.targets[:, cc.nodes], cc.starts, axis=1)  # the numpy form it replaced
+        got = ranges._hits(table, cc)
+        assert got.shape == want.shape and got.dtype == want.dtype and np.array_equal(got, want)
+        sizes.add(grid.geometry.size)
+        hit += int(want.sum())
+    assert sizes == {4, 6, 9, 16} and hit > 1000
