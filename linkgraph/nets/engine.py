@@ -407,7 +407,7 @@ def _advance_loop(st, on_words: np.ndarray, off_words: np.ndarray, B: int, *, de
     """`_advance` as a Python loop around the compiled round (`set_summary`, `derive`): the
     branches still running packed into fewer words as others stop (`_compact`), nesting
     through `_nest`. Levels 2 and 3 run here; at levels 0 and 1 it is the oracle of
-    `linkgraph.nets.kernel.advance_run` (tests/nets/test_engine.py)."""
+    `linkgraph.nets.kernel.advance_run` (tests/nets/test_kernel.py)."""
     L, W = on_words.shape
     tb = st.tables
     S = tb.S

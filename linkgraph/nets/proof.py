@@ -35,7 +35,7 @@ import networkx as nx
 import numpy as np
 
 from linkgraph.model import Group, Literal, Role, sort_key
-from linkgraph.nets.engine import advance, advance_packed, kernels
+from linkgraph.nets.engine import advance_packed, kernels
 
 if TYPE_CHECKING:
     from linkgraph.nets.structure import Structure
@@ -282,32 +282,15 @@ class BranchProof:
         which also holds the sub-nets of the branches `batch` joined to this one."""
         group = [self] + [m for m in (ref() for ref in self.batch)
                           if m is not None and m is not self and "_sub_runs" not in m.__dict__]
-        if _PACKED:
-            rons = np.array([m.ron for m in group], dtype=np.int16)
-            roffs = np.array([m.roff for m in group], dtype=np.int16)
-            weaks = np.array([m._weak_row for m in group], dtype=np.int64)
-            on_words, off_words, ks, gs = kernels().subnet_starts(rons, roffs, weaks)
-            run = advance_packed(self.st, on_words, off_words, len(ks), depth=self.depth, level=self.level - 1,
-                                 track=True)
-            ends = np.searchsorted(gs, np.arange(len(group) + 1)).tolist()
-            ks = ks.tolist()
-            rows = [dict(zip(ks[a:b], range(a, b))) for a, b in zip(ends[:-1], ends[1:])]
-            for m, row in zip(group[1:], rows[1:]):
-                m.__dict__["_sub_runs"] = (run, row)
-            return run, rows[0]
-        ons, offs, rows = [], [], []
-        o = 0
-        for m in group:
-            ks = np.flatnonzero((m.roff > 0) & (m._weak_row < 0))
-            ts = m.roff[ks].astype(np.int64)[:, None]
-            on = (m.ron >= 0) & (m.ron < ts)
-            on[np.arange(len(ks)), ks] = True
-            ons.append(on)
-            offs.append((m.roff >= 0) & (m.roff < ts))
-            rows.append(dict(zip(ks.tolist(), range(o, o + len(ks)))))
-            o += len(ks)
-        run = advance(self.st, np.concatenate(ons), np.concatenate(offs), depth=self.depth, level=self.level - 1,
-                      track=True)
+        rons = np.array([m.ron for m in group], dtype=np.int16)
+        roffs = np.array([m.roff for m in group], dtype=np.int16)
+        weaks = np.array([m._weak_row for m in group], dtype=np.int64)
+        on_words, off_words, ks, gs = kernels().subnet_starts(rons, roffs, weaks)
+        run = advance_packed(self.st, on_words, off_words, len(ks), depth=self.depth, level=self.level - 1,
+                             track=True)
+        ends = np.searchsorted(gs, np.arange(len(group) + 1)).tolist()
+        ks = ks.tolist()
+        rows = [dict(zip(ks[a:b], range(a, b))) for a, b in zip(ends[:-1], ends[1:])]
         for m, row in zip(group[1:], rows[1:]):
             m.__dict__["_sub_runs"] = (run, row)
         return run, rows[0]
@@ -330,7 +313,7 @@ class BranchProof:
         assert self.level >= 1, f"OFF literal {st.candidate(keys[0][0])} without a reason"
         run, row = self._sub_runs
         rows = [row[k] for k, _ in keys]
-        if len(keys) == 1 and self.level == 1 and self.depth == 0 and len(st.sets) and _FUSED:
+        if len(keys) == 1 and self.level == 1 and self.depth == 0 and len(st.sets):
             key = keys[0]
             self._subnets[key], outer = self._run_subnet(st, run, rows[0], key)
             if outer:  # its parent keys, as _resolve would find them (none: _resolve reads the option)
@@ -339,13 +322,6 @@ class BranchProof:
             return
         # (keys, ON/OFF, L), one pass; most walks ask for one sub-net at a time
         rounds = run.rows_one(rows[0])[None] if len(rows) == 1 else run.rows_many(rows).astype(np.int16)
-        if len(keys) == 1 and self.level == 1 and self.depth == 0 and len(st.sets):
-            key = keys[0]
-            self._subnets[key], outer = self._subnet(st, rounds[0, 0], rounds[0, 1], int(run.failed[rows[0]]), key)
-            if outer:  # its parent keys, as _resolve would find them (none: _resolve reads the option)
-                off_keys, on_keys = st.literal_keys
-                self._pkeys.setdefault(key, [off_keys[e >> 1] if e & 1 else on_keys[e >> 1] for e in outer])
-            return
         subs = []
         for i, (k, _) in enumerate(keys):
             failed = run.failed[rows[i]]
@@ -359,9 +335,15 @@ class BranchProof:
 
     @staticmethod
     def _run_subnet(st: Structure, run, b: int, key) -> tuple[BranchProof, list]:
-        """`_subnet` of the sub-net that is branch `b` of `run`, its rounds read from the run
-        in the same compiled call (`linkgraph.nets.kernel.run_subnet_outer`) rather than by
-        `linkgraph.nets.engine.Run.rows_one` first."""
+        """The sub-net of depth 0 without nesting that is branch `b` of `run`, and the premises
+        `_outer` finds for it (as sort codes: ``2m`` for +m, ``2m + 1`` for -m; empty when
+        `_outer` has to read the option): its rounds read from the run and its tails, its
+        reason rows, contradiction options, best contradiction and those premises found in
+        one compiled call (`linkgraph.nets.kernel.run_subnet_outer`), as `_prime`,
+        `_compiled_best` and `_outer` find them. The best contradiction is read into keys
+        only if asked for (`_compiled_best`): most sub-nets are only walked through. (The
+        tests' oracle reads the rounds with `linkgraph.nets.engine.Run.rows_one` first and
+        calls `linkgraph.nets.kernel.subnet_outer`.)"""
         failed = int(run.failed[b])
         assert failed >= 0, f"sub-net of {st.candidate(key[0])} does not fail"
         others, base, real = st.strong_tables
@@ -369,25 +351,6 @@ class BranchProof:
             *run.chain, b, failed, key[0], st.sees_pad, others, base, real, st.cs_pad, st.mem_pad, _MAX_OPTIONS)
         ron, roff = rounds[0], rounds[1]
         sub = BranchProof(st, ron, roff, failed, depth=0, level=0)
-        d = sub.__dict__
-        d["_weak_row"], d["_strong_row"], d["_ron16"], d["_roff16"] = weak, strong, ron, roff
-        d["_compiled_options"] = tuple(compiled)
-        d["_found"] = (int(i), sup)
-        return sub, outer.tolist()
-
-    @staticmethod
-    def _subnet(st: Structure, ron: np.ndarray, roff: np.ndarray, failed: int, key) -> tuple[BranchProof, list]:
-        """A sub-net of depth 0 without nesting, made alone, and the premises `_outer` finds
-        for it (as sort codes: ``2m`` for +m, ``2m + 1`` for -m; empty when `_outer` has to
-        read the option): its reason rows, contradiction options, best contradiction and
-        those premises found in one compiled call (`linkgraph.nets.kernel.subnet_outer`), as
-        `_prime`, `_compiled_best` and `_outer` find them. The best contradiction is read
-        into keys only if asked for (`_compiled_best`): most sub-nets are only walked through."""
-        assert failed >= 0, f"sub-net of {st.candidate(key[0])} does not fail"
-        sub = BranchProof(st, ron, roff, failed, depth=0, level=0)
-        others, base, real = st.strong_tables
-        weak, strong, *compiled, i, sup, outer = kernels().subnet_outer(
-            ron, roff, failed, key[0], st.sees_pad, others, base, real, st.cs_pad, st.mem_pad, _MAX_OPTIONS)
         d = sub.__dict__
         d["_weak_row"], d["_strong_row"], d["_ron16"], d["_roff16"] = weak, strong, ron, roff
         d["_compiled_options"] = tuple(compiled)
@@ -647,7 +610,7 @@ class BranchProof:
         compiled = self._compiled_options
         if compiled is None:
             return False
-        found = self.__dict__.pop("_found", None)  # the kernels' answer, kept by `_subnet`
+        found = self.__dict__.pop("_found", None)  # the kernels' answer, kept by `_run_subnet`
         if found is not None:
             return self._best_from(compiled, *found)
         kinds, sets, ptr, keys = compiled
@@ -759,14 +722,6 @@ class BranchProof:
         if key[0] == "group":
             return Literal(key[1], on=True)
         return self.lit(*key)
-
-
-#: the sub-nets of level-1 walks made by `BranchProof._run_subnet` (False: `rows_one` then
-#: `_subnet`, the oracle in tests/nets/test_proof.py)
-_FUSED = True
-#: the batch of sub-nets of `BranchProof._sub_runs` started from words packed in one call
-#: (`linkgraph.nets.kernel.subnet_starts`; False: from bool rows, the oracle in tests/nets/test_proof.py)
-_PACKED = True
 
 
 class _SubNet:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import linkgraph as lg
+from linkgraph.nets.engine import advance, kernels
 from linkgraph.nets.proof import _MAX_OPTIONS, BranchProof
 from linkgraph.nets.proof import _strong_sets, _weak_parents
 from linkgraph.nets.propagate import Structure, propagate_singles
@@ -203,15 +204,49 @@ def test_shallow_counts_are_the_shallow_walks():
     assert BranchProof(st, ron[b], roff[b], failed[b], depth=2, level=0)._shallow_counts is None
 
 
+def _plain_subnet(st, ron, roff, failed, key):
+    """The path `BranchProof._run_subnet` replaced, after the sub-net's rounds were read with
+    `Run.rows_one`: the sub-net made alone and `kernel.subnet_outer`'s answer put on it."""
+    assert failed >= 0
+    sub = BranchProof(st, ron, roff, failed, depth=0, level=0)
+    others, base, real = st.strong_tables
+    weak, strong, *compiled, i, sup, outer = kernels().subnet_outer(
+        ron, roff, failed, key[0], st.sees_pad, others, base, real, st.cs_pad, st.mem_pad, _MAX_OPTIONS)
+    d = sub.__dict__
+    d["_weak_row"], d["_strong_row"], d["_ron16"], d["_roff16"] = weak, strong, ron, roff
+    d["_compiled_options"] = tuple(compiled)
+    d["_found"] = (int(i), sup)
+    return sub, outer.tolist()
+
+
+def _rows_sub_runs(st, group, *, depth, level):
+    """The batch `BranchProof._sub_runs` starts from packed words, built as it was before
+    (each candidate's start as (sub-nets, candidates) bool rows, concatenated, then run by
+    `engine.advance`): (Run, row of each candidate, per branch of `group`)."""
+    ons, offs, rows = [], [], []
+    o = 0
+    for m in group:
+        ks = np.flatnonzero((m.roff > 0) & (m._weak_row < 0))
+        ts = m.roff[ks].astype(np.int64)[:, None]
+        on = (m.ron >= 0) & (m.ron < ts)
+        on[np.arange(len(ks)), ks] = True
+        ons.append(on)
+        offs.append((m.roff >= 0) & (m.roff < ts))
+        rows.append(dict(zip(ks.tolist(), range(o, o + len(ks)))))
+        o += len(ks)
+    run = advance(st, np.concatenate(ons), np.concatenate(offs), depth=depth, level=level - 1, track=True)
+    return run, rows
+
+
 def _subnets_both_ways(bp, key):
     """The sub-net of OFF literal `key` of nested branch `bp`, made by the fused call
     (`BranchProof._run_subnet`) and by the path it replaced (`Run.rows_one`, then
-    `BranchProof._subnet`), with the number of levels of the run's chain its rounds came from."""
+    `_plain_subnet`), with the number of levels of the run's chain its rounds came from."""
     run, row = bp._sub_runs
     b = row[key[0]]
     fused, fused_outer = BranchProof._run_subnet(bp.st, run, b, key)
     rounds = run.rows_one(b)
-    plain, plain_outer = BranchProof._subnet(bp.st, rounds[0], rounds[1], int(run.failed[b]), key)
+    plain, plain_outer = _plain_subnet(bp.st, rounds[0], rounds[1], int(run.failed[b]), key)
     levels, r = 1, run
     while r.tail is not None and r.tail_pos[b] >= 0:
         b, r, levels = int(r.tail_pos[b]), r.tail, levels + 1
@@ -223,7 +258,7 @@ def test_fused_subnets_match_rows_then_subnet(puzzle):
     """`linkgraph.nets.kernel.run_subnet_outer` reads a sub-net's rounds from the run and
     its compacted tails and finds its reasons, options, best support and premises in one
     call: the same as reading the rounds first (`Run.rows_one`) and calling
-    `kernel.subnet_outer` (`BranchProof._subnet`), for every sub-net a walk may ask for in
+    `kernel.subnet_outer` (`_plain_subnet`), for every sub-net a walk may ask for in
     the failed branches of a nested search, including those whose rounds span the tails."""
     st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), 0, 1)
     bps = [BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=1) for b in range(len(failed)) if failed[b] >= 0]
@@ -247,27 +282,20 @@ def test_fused_subnets_match_rows_then_subnet(puzzle):
 
 
 @pytest.mark.parametrize("puzzle", [lg.samples.GOLDEN_NUGGET, lg.samples.EASTER_MONSTER])
-def test_packed_subnet_starts_match_the_rows(puzzle, monkeypatch):
+def test_packed_subnet_starts_match_the_rows(puzzle):
     """`BranchProof._sub_runs` starts its batch of sub-nets from words packed in one call
     (`linkgraph.nets.kernel.subnet_starts`): the same sub-nets, in the same rows, fail in
     the same rounds with the same rounds of every literal as when built from bool rows
-    (the numpy form it replaced, kept behind `proof._PACKED`)."""
-    from linkgraph.nets import proof
-
+    (the numpy form it replaced, `_rows_sub_runs`)."""
     st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), 0, 1)
     bs = [b for b in range(len(failed)) if failed[b] >= 0][:12]
-
-    def batch(fused):
-        monkeypatch.setattr(proof, "_PACKED", fused)
-        bps = [BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=1) for b in bs]
-        group = [weakref.ref(bp) for bp in bps]
-        for bp in bps:
-            bp.batch = group
-        run, _ = bps[0]._sub_runs
-        return run, [bp._sub_runs[1] for bp in bps], bps
-
-    run, rows, keep = batch(True)
-    old, old_rows, keep_old = batch(False)
+    bps = [BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=1) for b in bs]
+    group = [weakref.ref(bp) for bp in bps]
+    for bp in bps:
+        bp.batch = group
+    run, _ = bps[0]._sub_runs
+    rows = [bp._sub_runs[1] for bp in bps]
+    old, old_rows = _rows_sub_runs(st, bps, depth=0, level=1)
     assert rows == old_rows and sum(map(len, rows)) > 100
     n = sum(map(len, rows))
     assert run.failed.tolist() == old.failed.tolist() and (run.failed >= 0).any()
