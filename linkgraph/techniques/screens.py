@@ -340,14 +340,8 @@ def chain_screen(kind: str) -> Screen:
     cells, houses, grouped = kind in ("xy", "aic", "grouped"), kind in ("x", "aic", "grouped"), kind == "grouped"
 
     def screen(grid: Grid, change: Change) -> bool:
-        if cells:
-            counts = _counts(grid)
-            m = change.cells
-            while m:
-                low = m & -m
-                if counts[low.bit_length() - 1] == 2:
-                    return True
-                m ^= low
+        if cells and bivalue_screen(grid, change):  # a changed cell that holds two candidates
+            return True
         if not houses:
             return False
         t = tables(grid.geometry)
