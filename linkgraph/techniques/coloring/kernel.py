@@ -266,6 +266,15 @@ def hinge_records(seen, mine, failing, elim, nodes, klass, at, L, touched, seen_
 
 
 @njit(cache=True, nogil=True)
+def _any_live(cells, live, nc, n, d):  # pragma: no cover
+    """Whether digit index `d` is live in one of `cells` (padded with `nc` or more)."""
+    for c in cells:
+        if c < nc and live[c * n + d]:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def range_table(live, box_h, line_h, box, inside, outside, targets, box_cells, n):  # pragma: no cover (compiled)
     """``(box_sets, line_sets, inside, outside, targets, hit)`` of the ranges of `live`.
 
@@ -292,26 +301,8 @@ def range_table(live, box_h, line_h, box, inside, outside, targets, box_cells, n
                     k += 1
             if k < 3:
                 continue
-            a = False
-            for c in inside[p]:
-                if c < nc and live[c * n + d]:
-                    a = True
-                    break
-            if not a:
-                continue
-            a = False
-            for c in outside[p]:
-                if c < nc and live[c * n + d]:
-                    a = True
-                    break
-            if not a:
-                continue
-            a = False
-            for c in targets[p]:
-                if c < nc and live[c * n + d]:
-                    a = True
-                    break
-            if a:
+            if _any_live(inside[p], live, nc, n, d) and _any_live(outside[p], live, nc, n, d) \
+                    and _any_live(targets[p], live, nc, n, d):
                 ok[p, d] = True
                 m += 1
     box_sets = np.empty(m, dtype=np.intp)
