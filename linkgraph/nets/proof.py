@@ -68,6 +68,74 @@ def _strong_sets(st: Structure, ron: np.ndarray, roff: np.ndarray) -> np.ndarray
     return kernels().strong_sets(ron, roff, others, base, real, st.cs_pad)
 
 
+class _Names:
+    """What proof graphs name alike on one geometry, made on first use and kept while it
+    lives: the literals of each candidate (``on[c]``, ``off[c]``, by global index), and
+    the edge texts of each set's strong inference (``strong[s]``, by global set) and of
+    each weak link (``weak[(c, d)]``: +c sees -d), as `BranchProof.reason` writes them.
+    An edge gets a copy of its texts."""
+
+    __slots__ = ("geometry", "on", "off", "strong", "weak", "__weakref__")
+
+    def __init__(self, geometry):
+        self.geometry = weakref.proxy(geometry)
+        n = geometry.number_of_candidates
+        self.on: list = [None] * n
+        self.off: list = [None] * n
+        self.strong: dict = {}
+        self.weak: dict = {}
+
+    def literal(self, c: int, on: bool) -> Literal:
+        lits = self.on if on else self.off
+        lit = lits[c]
+        if lit is None:
+            lit = lits[c] = Literal(self.geometry.candidate(c), on=on)
+        return lit
+
+    def _texts(self, s: int) -> tuple[str, str]:
+        g = self.geometry
+        return "cell" if g.is_cell_set(s) else "house", str(g.setx(s))
+
+    def strong_texts(self, s: int) -> dict:
+        got = self.strong.get(s)
+        if got is None:
+            family, via = self._texts(s)
+            got = self.strong[s] = {"kind": "strong", "family": family, "via": via}
+        return got
+
+    def weak_texts(self, c: int, d: int) -> dict:
+        """The set +c and -d share that a weak link names: a cell first, then the lowest."""
+        got = self.weak.get((c, d))
+        if got is None:
+            g = self.geometry
+            of_c = set(g.cand_sets[c].tolist())
+            s = min((s for s in g.cand_sets[d].tolist() if s in of_c), key=lambda s: (not g.is_cell_set(s), s))
+            family, via = self._texts(s)
+            got = self.weak[(c, d)] = {"kind": "weak", "family": family, "via": via}
+        return got
+
+
+_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # geometry -> its _Names
+_LOCAL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # structure -> (names, cands, sets)
+
+
+def _names(st: Structure) -> tuple[_Names, list[int], list[int]]:
+    """The `_Names` of `st`'s geometry, and `st`'s candidates and sets by global index (a
+    structure keeps only live candidates and the sets holding them, in global order, so a
+    set two kept candidates share is kept, and the lowest shared is the same either way)."""
+    got = _LOCAL.get(st)
+    if got is None:
+        g = st.geometry
+        names = _NAMES.get(g)
+        if names is None:
+            names = _NAMES[g] = _Names(g)
+        got = _LOCAL[st] = (names, st.cands.tolist(), st.sets.tolist())
+    return got
+
+
+def _on_first(key: tuple) -> tuple:
+    """The order of literal keys that `sort_key` gives their literals: by index, ON first."""
+    return key[0], not key[1]
 
 
 class BranchProof:
@@ -669,7 +737,18 @@ class BranchProof:
         return best[1:]
 
     def explain(self, targets=None) -> nx.DiGraph:
-        """Proof graph for `targets` (literal keys), default the best contradiction."""
+        """Proof graph for `targets` (literal keys), default the best contradiction.
+
+        The nodes come in literal order (`sort_key`), each with its role and round; the
+        edges into a literal are its reason, in key order (literals by index, OFF first,
+        then groups), so that the graph and the notation read off it are the same in every
+        process. The graph's dicts are written directly (networkx's own layout: a node's
+        attributes, its successors and predecessors, one attribute dict per edge shared by
+        both), and the literals and the texts of strong sets and weak links are made once
+        per geometry (`_Names`): building the graph edge by edge through networkx and
+        naming every literal anew was most of a returned step's cost. The reasons are those
+        of `reason`; tests/nets/test_explain.py keeps the edge-by-edge form as the oracle.
+        """
         P = nx.DiGraph(kind="net", depth=self.depth, level=self.level)
         contra: list = []
         if targets is None:
@@ -681,36 +760,91 @@ class BranchProof:
             P.graph["contradiction_via"] = self.st.set_text(j) if j >= 0 else ""
             targets = contra
         nodes = self.support(targets)
-        # keys in a fixed order (a set of keys holding strings iterates by hash seed), so the
-        # graph's edges, and the notation read off them, are the same in every process
-        keyed = [key for key in nodes if key[0] != "empty"]
-        names = {key: self._node(key) for key in sorted(keyed, key=self._key_order)}
-        for key in sorted(names, key=lambda x: sort_key(names[x])):
-            node = names[key]
-            if key in contra:
-                role = Role.CONTRADICTION
-            elif key in targets:
-                role = Role.CONCLUSION
-            elif key[0] != "group" and self.round(*key) == 0:
-                role = Role.PREMISE
+        st = self.st
+        names, cands, sets = _names(st)
+        off_lits, on_lits = names.off, names.on
+        lits, groups = [], []
+        for key in nodes:
+            k0 = key[0]
+            if k0.__class__ is not str:
+                lits.append(key)
+            elif k0 == "group":
+                groups.append(key)
+        lits.sort()  # by index, OFF first: the order the reasons are read in
+        groups.sort(key=self._key_order)
+        contra_keys, target_keys = set(contra), set(targets)
+        ron, roff = self._rounds_on, self._rounds_off
+        node_attrs, succ, pred = P._node, P._succ, P._pred
+        named: dict = {}
+        # literal order: by index, ON first (local indices follow the candidates' order)
+        for key in sorted(lits, key=_on_first):
+            k, on = key
+            c = cands[k]
+            if on:
+                node, t = on_lits[c] or names.literal(c, True), ron[k]
             else:
-                role = Role.INNER
-            P.add_node(node, role=role)
-            if key[0] != "group":
-                P.nodes[node]["round"] = self.round(*key)
-        for key, node in names.items():
-            for parent, attrs in self._parents(key):
+                node, t = off_lits[c] or names.literal(c, False), roff[k]
+            if key in contra_keys:
+                role = Role.CONTRADICTION
+            elif key in target_keys:
+                role = Role.CONCLUSION
+            else:
+                role = Role.PREMISE if t == 0 else Role.INNER
+            named[key] = node
+            node_attrs[node] = {"role": role, "round": t}
+            succ[node] = {}
+            pred[node] = {}
+        for key in sorted(groups, key=lambda key: sort_key(key[1])):  # stable: equal groups in key order
+            node = named[key] = Literal(key[1], on=True)
+            if node in node_attrs:
+                node_attrs[node]["role"] = Role.INNER
+            else:
+                node_attrs[node] = {"role": Role.INNER}
+                succ[node] = {}
+                pred[node] = {}
+        strong, weak, members = self._strong_set, self._weak_parent, st.members_list
+        strong_texts, weak_texts = names.strong, names.weak
+        for key in lits + groups:
+            node = named[key]
+            k = key[0]
+            # a literal's in-edges all come from its own reason, whose parents are distinct:
+            # its strong set's other members, or its weak parent
+            if k.__class__ is not str:
+                if (ron if key[1] else roff)[k] <= 0:
+                    continue
+                if key[1]:  # an ON literal: the other members of its strong set
+                    j = strong[k]
+                    assert j >= 0, "ON literal without a reason"
+                    attrs = strong_texts.get(sets[j]) or names.strong_texts(sets[j])
+                    into = pred[node]
+                    for m in members[j]:
+                        if m != k:
+                            u = named[(m, False)]
+                            succ[u][node] = into[u] = dict(attrs)
+                    continue
+                j = weak[k]
+                if j >= 0:  # an OFF literal seen by an ON one: the set they share
+                    pair = (cands[j], cands[k])
+                    attrs = weak_texts.get(pair) or names.weak_texts(*pair)
+                    u = named[(j, True)]
+                    succ[u][node] = pred[node][u] = dict(attrs)
+                    continue
+            for parent, attrs in self._parents(key):  # a group, a pattern, a sub-net
                 if isinstance(attrs.get("proof"), _SubNet):
                     attrs = {**attrs, "proof": attrs["proof"].graph()}
                 if parent[0] == "empty":
-                    P.nodes[node].setdefault("reasons", []).append(attrs or {"via": parent[1]})
+                    node_attrs[node].setdefault("reasons", []).append(attrs or {"via": parent[1]})
                     continue
-                P.add_edge(names[parent], node, **attrs)
-        groups = {node for key, node in names.items() if key[0] == "group"}
-        for node in nx.topological_sort(P) if groups else ():  # ON the round after its last parent
-            if node in groups:
-                P.nodes[node]["round"] = 1 + max((P.nodes[u]["round"] for u in P.predecessors(node)), default=-1)
-        P.graph["premises"] = [str(n) for n, d in P.nodes(data=True) if d["role"] == Role.PREMISE]
+                u = named[parent]
+                d = succ[u].get(node)
+                if d is None:
+                    d = succ[u][node] = pred[node][u] = dict(attrs)
+                else:
+                    d.update(attrs)
+        for key in groups:  # ON the round after its last parent
+            d = node_attrs[named[key]]
+            d["round"] = 1 + max((node_attrs[u]["round"] for u in pred[named[key]]), default=-1)
+        P.graph["premises"] = [str(n) for n, d in node_attrs.items() if d["role"] == Role.PREMISE]
         return P
 
     def _key_order(self, key) -> tuple:
