@@ -133,6 +133,26 @@ def _names(st: Structure) -> tuple[_Names, list[int], list[int]]:
     return got
 
 
+_GROUP_KEYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # structure -> {pair: key, texts}
+
+
+def _group_key(st: Structure, p: int) -> tuple:
+    """The key of depth-1 pair `p`'s group, ``("group", group, A, A outside B)``, and the
+    texts of the weak edge from it (via B), made once per structure and pair."""
+    keys = _GROUP_KEYS.get(st)
+    if keys is None:
+        keys = _GROUP_KEYS[st] = {}
+    got = keys.get(p)
+    if got is None:
+        gr = st._groups
+        a, b = gr["pairs"][p]
+        cands = [st.candidate(m) for m in gr["inter"][p]]
+        group = Group(tuple(c.cell for c in cands), cands[0].digit)
+        gkey = ("group", group, a, tuple(int(m) for m in gr["outA"][p]))
+        got = keys[p] = (gkey, {"kind": "weak", "family": "group", "via": st.set_text(b)})
+    return got
+
+
 def _on_first(key: tuple) -> tuple:
     """The order of literal keys that `sort_key` gives their literals: by index, ON first."""
     return key[0], not key[1]
@@ -289,44 +309,63 @@ class BranchProof:
         return out
 
     def _group_reason(self, k: int, t: int):
-        gr = self.st._groups
-        if gr is None:
+        """The locking group that rules OFF literal (k, OFF) out at round `t` (depth >= 1):
+        of the pairs (A, B) whose B outside A holds it, one whose A outside B was all OFF
+        before `t`, the fewest such members, then the earliest last OFF, then the lowest
+        pair; None if there is none. The group's key and edge texts are made once per
+        structure and pair (`_group_key`)."""
+        st = self.st
+        if st._groups is None:
             return None
         best = None
-        roff, outside = self._rounds_off, self.st.group_outside
-        for p in self.st.groups_targeting[k]:
-            r = [roff[m] for m in outside[p]]
-            if all(0 <= x < t for x in r):
-                score = (len(r), max(r, default=-1), p)
-                if best is None or score < best[0]:
-                    best = (score, p)
+        roff, outside = self._rounds_off, st.group_outside
+        for p in st.groups_targeting[k]:
+            last = -1
+            for m in outside[p]:
+                x = roff[m]
+                if not 0 <= x < t:
+                    break
+                if x > last:
+                    last = x
+            else:
+                score = (len(outside[p]), last, p)
+                if best is None or score < best:
+                    best = score
         if best is None:
             return None
-        p = best[1]
-        a, b = gr["pairs"][p]
-        st = self.st
-        cands = [st.candidate(m) for m in gr["inter"][p]]
-        group = Group(tuple(c.cell for c in cands), cands[0].digit)
-        gkey = ("group", group, a, tuple(int(m) for m in gr["outA"][p]))
-        return [(gkey, {"kind": "weak", "family": "group", "via": st.set_text(b)})]
+        gkey, attrs = _group_key(st, best[2])
+        return [(gkey, dict(attrs))]
 
     def _pattern_reason(self, k: int, t: int):
-        pt = self.st._patterns
+        """The subset or fish pattern that rules OFF literal (k, OFF) out at round `t` (depth
+        2): the first pattern targeting `k` whose places not OFF before `t` touch at most as
+        many covers as it has bases, one of them holding `k`; its edges come from those
+        places, or, none left, from an empty set. None if there is none."""
+        st = self.st
+        pt = st._patterns
         if pt is None:
             return None
-        st = self.st
-        member_sets = st.member_sets
+        roff = self._rounds_off
         pats = pt["pats"]
+        places, size, member_sets = st.pattern_places, pats.size, st.member_sets
         for p in st.patterns_targeting(k):
-            ms, cs = st.pattern_places(p)
-            touched = self._touched(ms, cs, pats.size(p), t)
-            if touched is None or not any(k in member_sets[c] for c in touched):
-                continue
-            family, combo, covers = pats[p]  # the pattern's tuple, made for the one that applies
-            ins = [m for m, c in zip(ms, cs) if c not in touched]
-            via = " ".join(st.set_text(b) for b, _ in combo) + "|" + " ".join(st.set_text(c) for c in touched)
-            attrs = {"kind": "pattern", "family": family, "via": via}
-            return [((m, False), dict(attrs)) for m in ins] or [(("empty", via, family), attrs)]
+            ms, cs = places(p)
+            n = size(p)
+            touched: list[int] = []  # at most n + 1 covers: a list is the quicker set
+            for m, c in zip(ms, cs):
+                if not 0 <= roff[m] < t and c not in touched:
+                    touched.append(c)
+                    if len(touched) > n:
+                        break
+            else:
+                if not any(k in member_sets[c] for c in touched):
+                    continue
+                touched.sort()
+                family, combo, covers = pats[p]  # the pattern's tuple, made for the one that applies
+                ins = [m for m, c in zip(ms, cs) if c not in touched]
+                via = " ".join(st.set_text(b) for b, _ in combo) + "|" + " ".join(st.set_text(c) for c in touched)
+                attrs = {"kind": "pattern", "family": family, "via": via}
+                return [((m, False), dict(attrs)) for m in ins] or [(("empty", via, family), attrs)]
         return None
 
     def _touched(self, ms: list[int], cs: list[int], n: int, t: int) -> list[int] | None:

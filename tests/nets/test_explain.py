@@ -191,3 +191,83 @@ def test_names_are_shared_per_geometry():
     objects = {id(n) for n in a}
     assert all(id(n) in objects for n in b if n in common)
     assert all(isinstance(n, Literal) for n in a)
+
+
+def group_reason_oracle(bp: BranchProof, k: int, t: int):
+    """`BranchProof._group_reason` as it was: a fresh group and texts at every call."""
+    gr = bp.st._groups
+    if gr is None:
+        return None
+    best = None
+    roff, outside = bp._rounds_off, bp.st.group_outside
+    for p in bp.st.groups_targeting[k]:
+        r = [roff[m] for m in outside[p]]
+        if all(0 <= x < t for x in r):
+            score = (len(r), max(r, default=-1), p)
+            if best is None or score < best[0]:
+                best = (score, p)
+    if best is None:
+        return None
+    p = best[1]
+    a, b = gr["pairs"][p]
+    st = bp.st
+    cands = [st.candidate(m) for m in gr["inter"][p]]
+    group = lg.Group(tuple(c.cell for c in cands), cands[0].digit)
+    gkey = ("group", group, a, tuple(int(m) for m in gr["outA"][p]))
+    return [(gkey, {"kind": "weak", "family": "group", "via": st.set_text(b)})]
+
+
+def pattern_reason_oracle(bp: BranchProof, k: int, t: int):
+    """`BranchProof._pattern_reason` as it was (a set of touched covers per pattern)."""
+    pt = bp.st._patterns
+    if pt is None:
+        return None
+    st = bp.st
+    member_sets = st.member_sets
+    pats = pt["pats"]
+    roff = bp._rounds_off
+    for p in st.patterns_targeting(k):
+        ms, cs = st.pattern_places(p)
+        seen: set[int] = set()
+        for m, c in zip(ms, cs):
+            if c not in seen and not 0 <= roff[m] < t:
+                seen.add(c)
+                if len(seen) > pats.size(p):
+                    break
+        else:
+            touched = sorted(seen)
+            if not any(k in member_sets[c] for c in touched):
+                continue
+            family, combo, covers = pats[p]
+            ins = [m for m, c in zip(ms, cs) if c not in touched]
+            via = " ".join(st.set_text(b) for b, _ in combo) + "|" + " ".join(st.set_text(c) for c in touched)
+            attrs = {"kind": "pattern", "family": family, "via": via}
+            return [((m, False), dict(attrs)) for m in ins] or [(("empty", via, family), attrs)]
+    return None
+
+
+@pytest.mark.parametrize("puzzle, depth", [
+    (lg.samples.GNPX_FORCECHAIN, 1),
+    (lg.samples.GNPX_FORCECHAIN, 2),
+    ("hardest 1", 1),
+    ("hardest 1", 2),
+    ("hardest 4", 2),
+])
+def test_group_and_pattern_reasons_match_the_former_loops(puzzle, depth):
+    """Every OFF literal without a weak parent, of every branch (failed or not), asked at its
+    own round and at every earlier one (where fewer places are OFF, so more patterns and
+    groups fail): the same reason, or none, as the former loops."""
+    if puzzle.startswith("hardest"):
+        puzzle = read_sample(corpus_path("hardest_1905_sample"), 20)[int(puzzle.split()[1])]
+    found = {"group": 0, "pattern": 0, "none": 0}
+    for bp in _branches(puzzle, depth, 0):
+        for k in np.flatnonzero((bp.roff > 0) & (bp._weak_row < 0)).tolist():
+            for t in range(1, int(bp.roff[k]) + 1):
+                group = bp._group_reason(k, t)
+                assert group == group_reason_oracle(bp, k, t)
+                pattern = bp._pattern_reason(k, t)
+                assert pattern == pattern_reason_oracle(bp, k, t)
+                found["group" if group else "pattern" if pattern else "none"] += 1
+    assert found["group"] > 20 and found["none"] > 20
+    if depth == 2:
+        assert found["pattern"] > 20
