@@ -75,7 +75,7 @@ class _Names:
     each weak link (``weak[(c, d)]``: +c sees -d), as `BranchProof.reason` writes them.
     An edge gets a copy of its texts."""
 
-    __slots__ = ("geometry", "on", "off", "strong", "weak", "__weakref__")
+    __slots__ = ("geometry", "on", "off", "strong", "weak", "_sets_of", "_texts", "__weakref__")
 
     def __init__(self, geometry):
         self.geometry = weakref.proxy(geometry)
@@ -84,6 +84,8 @@ class _Names:
         self.off: list = [None] * n
         self.strong: dict = {}
         self.weak: dict = {}
+        self._sets_of: list | None = None  # per candidate, its sets (lists), ascending
+        self._texts: dict = {}  # set -> (family, text)
 
     def literal(self, c: int, on: bool) -> Literal:
         lits = self.on if on else self.off
@@ -92,14 +94,17 @@ class _Names:
             lit = lits[c] = Literal(self.geometry.candidate(c), on=on)
         return lit
 
-    def _texts(self, s: int) -> tuple[str, str]:
-        g = self.geometry
-        return "cell" if g.is_cell_set(s) else "house", str(g.setx(s))
+    def texts(self, s: int) -> tuple[str, str]:
+        got = self._texts.get(s)
+        if got is None:
+            g = self.geometry
+            got = self._texts[s] = ("cell" if g.is_cell_set(s) else "house", str(g.setx(s)))
+        return got
 
     def strong_texts(self, s: int) -> dict:
         got = self.strong.get(s)
         if got is None:
-            family, via = self._texts(s)
+            family, via = self.texts(s)
             got = self.strong[s] = {"kind": "strong", "family": family, "via": via}
         return got
 
@@ -107,10 +112,13 @@ class _Names:
         """The set +c and -d share that a weak link names: a cell first, then the lowest."""
         got = self.weak.get((c, d))
         if got is None:
-            g = self.geometry
-            of_c = set(g.cand_sets[c].tolist())
-            s = min((s for s in g.cand_sets[d].tolist() if s in of_c), key=lambda s: (not g.is_cell_set(s), s))
-            family, via = self._texts(s)
+            sets_of = self._sets_of
+            if sets_of is None:
+                sets_of = self._sets_of = [x.tolist() for x in self.geometry.cand_sets]
+            of_c = sets_of[c]
+            shared = [s for s in sets_of[d] if s in of_c]
+            cells = [s for s in shared if self.texts(s)[0] == "cell"]
+            family, via = self.texts((cells or shared)[0])
             got = self.weak[(c, d)] = {"kind": "weak", "family": family, "via": via}
         return got
 
@@ -367,18 +375,6 @@ class BranchProof:
                 attrs = {"kind": "pattern", "family": family, "via": via}
                 return [((m, False), dict(attrs)) for m in ins] or [(("empty", via, family), attrs)]
         return None
-
-    def _touched(self, ms: list[int], cs: list[int], n: int, t: int) -> list[int] | None:
-        """The covers `cs` of the places `ms` not OFF before round `t` touch, sorted; None once
-        they are more than `n` (the pattern's bases), which is no pattern."""
-        roff = self._rounds_off
-        seen: set[int] = set()
-        for m, c in zip(ms, cs):
-            if c not in seen and not 0 <= roff[m] < t:
-                seen.add(c)
-                if len(seen) > n:
-                    return None
-        return sorted(seen)
 
     @cached_property
     def _sub_runs(self):
