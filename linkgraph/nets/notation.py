@@ -65,10 +65,11 @@ def sudokuwiki(step: Step) -> str:
         for p in sorted(premises, key=sort_key):
             if p == end:
                 path = [p]
-            elif nx.has_path(P, p, end):
-                path = nx.shortest_path(P, p, end)
             else:
-                continue
+                try:  # one search (`nx.has_path` is this same call, its answer thrown away)
+                    path = nx.shortest_path(P, p, end)
+                except nx.NetworkXNoPath:
+                    continue
             if kind != "contradiction" or best is None or len(path) < len(best):
                 if kind != "contradiction":
                     lines.append("".join(_sw(x) for x in path))
