@@ -72,8 +72,8 @@ class _Names:
     """What proof graphs name alike on one geometry, made on first use and kept while it
     lives: the literals of each candidate (``on[c]``, ``off[c]``, by global index), and
     the edge texts of each set's strong inference (``strong[s]``, by global set) and of
-    each weak link (``weak[(c, d)]``: +c sees -d), as `BranchProof.reason` writes them.
-    An edge gets a copy of its texts."""
+    each weak link (``weak[(c, d)]``: +c sees -d; one dict per set, ``weak[("set", s)]``),
+    as `BranchProof.reason` writes them. An edge gets a copy of its texts."""
 
     __slots__ = ("geometry", "on", "off", "strong", "weak", "_sets_of", "_texts", "__weakref__")
 
@@ -88,6 +88,7 @@ class _Names:
         self._texts: dict = {}  # set -> (family, text)
 
     def literal(self, c: int, on: bool) -> Literal:
+        """The literal of global candidate `c`, ON or OFF."""
         lits = self.on if on else self.off
         lit = lits[c]
         if lit is None:
@@ -95,6 +96,7 @@ class _Names:
         return lit
 
     def texts(self, s: int) -> tuple[str, str]:
+        """The family (``cell``/``house``) and text of global set `s`."""
         got = self._texts.get(s)
         if got is None:
             g = self.geometry
@@ -102,6 +104,7 @@ class _Names:
         return got
 
     def strong_texts(self, s: int) -> dict:
+        """The texts of a strong inference through global set `s`."""
         got = self.strong.get(s)
         if got is None:
             family, via = self.texts(s)
@@ -109,7 +112,8 @@ class _Names:
         return got
 
     def weak_texts(self, c: int, d: int) -> dict:
-        """The set +c and -d share that a weak link names: a cell first, then the lowest."""
+        """The texts of the weak link +c -> -d: the set they share, a cell first, then the
+        lowest (pairs naming the same set share one dict)."""
         got = self.weak.get((c, d))
         if got is None:
             sets_of = self._sets_of
@@ -118,8 +122,12 @@ class _Names:
             of_c = sets_of[c]
             shared = [s for s in sets_of[d] if s in of_c]
             cells = [s for s in shared if self.texts(s)[0] == "cell"]
-            family, via = self.texts((cells or shared)[0])
-            got = self.weak[(c, d)] = {"kind": "weak", "family": family, "via": via}
+            s = (cells or shared)[0]
+            got = self.weak.get(("set", s))
+            if got is None:
+                family, via = self.texts(s)
+                got = self.weak[("set", s)] = {"kind": "weak", "family": family, "via": via}
+            self.weak[(c, d)] = got
         return got
 
 
