@@ -132,20 +132,38 @@ class _Names:
 
 
 _NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # geometry -> its _Names
-_LOCAL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # structure -> (names, cands, sets)
+_LOCAL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # structure -> (names, cands, sets, members)
 
 
-def _names(st: Structure) -> tuple[_Names, list[int], list[int]]:
-    """The `_Names` of `st`'s geometry, and `st`'s candidates and sets by global index (a
+class _MemberRows(dict):
+    """Set ``j`` -> its members (local candidates, ascending), read off a structure's padded
+    member table one row at a time on first use: a proof graph reads a few sets, where the
+    whole `members_list` of a structure no walk needed costs as much as its graph."""
+
+    __slots__ = ("mem", "size")
+
+    def __init__(self, mem: np.ndarray, size: int):
+        super().__init__()
+        self.mem, self.size = mem, size
+
+    def __missing__(self, j: int) -> list[int]:
+        n = self.size
+        got = self[j] = [m for m in self.mem[j].tolist() if m < n]
+        return got
+
+
+def _names(st: Structure) -> tuple[_Names, list[int], list[int], _MemberRows]:
+    """The `_Names` of `st`'s geometry, `st`'s candidates and sets by global index (a
     structure keeps only live candidates and the sets holding them, in global order, so a
-    set two kept candidates share is kept, and the lowest shared is the same either way)."""
+    set two kept candidates share is kept, and the lowest shared is the same either way),
+    and its sets' members (`_MemberRows`)."""
     got = _LOCAL.get(st)
     if got is None:
         g = st.geometry
         names = _NAMES.get(g)
         if names is None:
             names = _NAMES[g] = _Names(g)
-        got = _LOCAL[st] = (names, st.cands.tolist(), st.sets.tolist())
+        got = _LOCAL[st] = (names, st.cands.tolist(), st.sets.tolist(), _MemberRows(st.mem_pad, st.size))
     return got
 
 
@@ -804,7 +822,7 @@ class BranchProof:
             targets = contra
         nodes = self.support(targets)
         st = self.st
-        names, cands, sets = _names(st)
+        names, cands, sets, members = _names(st)
         off_lits, on_lits = names.off, names.on
         lits, groups = [], []
         for key in nodes:
@@ -845,7 +863,7 @@ class BranchProof:
                 node_attrs[node] = {"role": Role.INNER}
                 succ[node] = {}
                 pred[node] = {}
-        strong, weak, members = self._strong_set, self._weak_parent, st.members_list
+        strong, weak = self._strong_set, self._weak_parent
         strong_texts, weak_texts = names.strong, names.weak
         for key in lits + groups:
             node = named[key]
