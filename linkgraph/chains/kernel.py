@@ -4,10 +4,11 @@ its contradiction scan and its test for cell and house results
 
 `levels` advances every premise at once over the literal digraph, premises packed 64 to a
 word as in `linkgraph.chains.bfs`, and writes each literal's distance from each premise
-as it is first reached: one loop over the in-edges per level, and one write per newly
-reached (literal, premise) pair, instead of numpy's gathers, reductions and bit-sliced
-level planes. The numpy levels it replaced are kept in tests/chains/test_bfs.py as its
-oracle. `contradictions` finds each premise's shortest contradiction from the distance
+as it is first reached: per level, a push along the out-edges of the literals the last
+level reached, and one write per newly reached (literal, premise) pair, instead of numpy's
+gathers, reductions and bit-sliced level planes. The numpy levels it replaced, and the
+compiled pull over every in-edge per level that came before the push, are kept in
+tests/chains/test_bfs.py as its oracles. `contradictions` finds each premise's shortest contradiction from the distance
 table in one pass over its rows (the numpy sums, argmins and segment sums it replaced are
 kept in tests/chains/test_bfs.py as its oracle). numba compiles them on first use and
 caches the code beside this file.
@@ -23,50 +24,73 @@ __all__ = ["contradictions", "levels", "set_reaches"]
 
 
 @njit(cache=True, nogil=True)
-def levels(L, premises, pred_src, starts, dsts, dist):  # pragma: no cover (compiled; tested against numpy)
+def levels(L, premises, ptr, out, dist):  # pragma: no cover (compiled; tested against numpy)
     """Fill `dist` (literals, premises) int16, already INF but 0 at each premise, with the
     level each literal is first reached at from each premise; return the largest level.
 
-    In-edges come grouped by destination: ``dsts[i]``'s sources are ``pred_src[starts[i] :
-    starts[i + 1]]`` (`starts` has one entry past the last group).
+    Out-edges come grouped by source: literal ``s``'s successors are ``out[ptr[s] : ptr[s +
+    1]]``. Each level pushes the frontier words of the literals reached at the last level
+    (a list: a premise reaches a few per cent of the table) along their out-edges, then keeps,
+    for each literal touched, the bits not seen before, so a level costs the frontier's edges,
+    not every edge of the graph.
     """
     P = len(premises)
     W = (P + 63) // 64
     front = np.zeros((L, W), dtype=np.uint64)
     seen = np.zeros((L, W), dtype=np.uint64)
+    acc = np.zeros((L, W), dtype=np.uint64)
+    active = np.empty(L, dtype=np.int64)  # the literals reached at the last level
+    touched = np.empty(L, dtype=np.int64)  # the literals their out-edges reach, each once
+    mark = np.zeros(L, dtype=np.bool_)
+    na = 0
     for p in range(P):
+        k = premises[p]
         bit = np.uint64(1) << np.uint64(p & 63)
-        front[premises[p], p >> 6] |= bit
-        seen[premises[p], p >> 6] |= bit
-    D = len(dsts)
-    new = np.zeros((D, W), dtype=np.uint64)
+        front[k, p >> 6] |= bit
+        seen[k, p >> 6] |= bit
+        if not mark[k]:
+            mark[k] = True
+            active[na] = k
+            na += 1
+    for i in range(na):
+        mark[active[i]] = False
     level = 0
-    while True:
+    while na:
         level += 1
-        any_new = False
-        for i in range(D):
-            d = dsts[i]
+        nt = 0
+        for i in range(na):
+            s = active[i]
+            for q in range(ptr[s], ptr[s + 1]):
+                d = out[q]
+                if not mark[d]:
+                    mark[d] = True
+                    touched[nt] = d
+                    nt += 1
+                for w in range(W):
+                    acc[d, w] |= front[s, w]
+        for i in range(na):
+            s = active[i]
             for w in range(W):
-                acc = np.uint64(0)
-                for q in range(starts[i], starts[i + 1]):
-                    acc |= front[pred_src[q], w]
-                acc &= ~seen[d, w]
-                new[i, w] = acc
-                if acc:
-                    any_new = True
-        if not any_new:
-            return level - 1
-        front[:, :] = 0
-        for i in range(D):
-            d = dsts[i]
+                front[s, w] = 0
+        na = 0
+        for i in range(nt):
+            d = touched[i]
+            mark[d] = False
+            hit = False
             for w in range(W):
-                x = new[i, w]
+                x = acc[d, w] & ~seen[d, w]
+                acc[d, w] = 0
                 if x:
+                    hit = True
                     front[d, w] = x
                     seen[d, w] |= x
                     while x:
                         dist[d, w * 64 + trailing_zeros(x)] = level
                         x &= x - np.uint64(1)
+            if hit:
+                active[na] = d
+                na += 1
+    return level - 1
 
 
 @njit(cache=True, nogil=True)

@@ -33,6 +33,7 @@ The Steps and their proof graphs are built in `linkgraph.chains.steps`.
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -89,15 +90,34 @@ class ChainSearch:
         P = len(pc)
         self.premise_of = np.full(g.number_of_candidates, -1, dtype=np.int64)
         self.premise_of[pc] = np.arange(P)
-        # predecessor lists (sorted by destination, then source)
+        self.dist, self.depth = bfs(L, self.premises, LG.src, LG.dst)  # the edges are sorted by source
+        self._contradictions()
+
+    # ---- predecessor lists (made for the first chain read back: a search that finds nothing needs none)
+    @cached_property
+    def _preds(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        LG = self.graph
+        L = LG.number_of_literals
         # edges are sorted by (src, dst): a stable sort by dst gives (dst, src)
         order = np.argsort(LG.dst.astype(np.int16) if L <= 1 << 15 else LG.dst, kind="stable")
-        self.pred_src = LG.src[order]
-        self.pred_eid = order
-        self.pred_ptr = np.zeros(L + 1, dtype=np.int64)
-        np.cumsum(np.bincount(LG.dst, minlength=L), out=self.pred_ptr[1:])
-        self.dist, self.depth = bfs(LG, self.premises, self.pred_src, LG.dst[order])
-        self._contradictions()
+        ptr = np.zeros(L + 1, dtype=np.int64)
+        np.cumsum(np.bincount(LG.dst, minlength=L), out=ptr[1:])
+        return ptr, LG.src[order], order
+
+    @property
+    def pred_ptr(self) -> np.ndarray:
+        """Where each literal's in-edges start in `pred_src` and `pred_eid` (one entry past the last)."""
+        return self._preds[0]
+
+    @property
+    def pred_src(self) -> np.ndarray:
+        """The sources of the in-edges, by destination, then source."""
+        return self._preds[1]
+
+    @property
+    def pred_eid(self) -> np.ndarray:
+        """The edge ids of the in-edges, in `pred_src` order."""
+        return self._preds[2]
 
     # ---- contradictions ---------------------------------------------------------
     def _contradictions(self) -> None:

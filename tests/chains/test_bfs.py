@@ -126,8 +126,9 @@ def test_distances_are_those_of_the_numpy_levels(grid):
     S = chain_search(grid)
     LG = S.graph
     want = bfs_numpy(LG.number_of_literals, S.premises, S.pred_src, LG.dst[S.pred_eid])
-    got = bfs(LG, S.premises, S.pred_src, LG.dst[S.pred_eid])
+    got = bfs(LG.number_of_literals, S.premises, LG.src, LG.dst)
     assert np.array_equal(got[0], want[0]) and got[1] == want[1]
+    assert np.array_equal(S.dist, want[0]) and S.depth == want[1]
     assert (got[0] < INF).sum() > len(S.premises)  # the premises reach more than themselves
 
 
@@ -142,12 +143,57 @@ def test_random_digraphs(seed):
     src, dst = src[order], dst[order]
     premises = np.sort(rng.choice(L, size=min(L, int(rng.integers(1, 200))), replace=False))
 
-    class _G:
-        number_of_literals = L
-
     want = bfs_numpy(L, premises, src, dst)
-    got = bfs(_G, premises, src, dst)
+    by_src = np.lexsort((dst, src))
+    got = bfs(L, premises, src[by_src], dst[by_src])
     assert np.array_equal(got[0], want[0]) and got[1] == want[1]
+
+
+def _hardest_searches():
+    """Chain searches of positions along the solve paths of two hardest-sample puzzles."""
+    lines = list(read_puzzles(corpus_path("hardest_1905_sample"), limit=40))[::20]
+    for line in lines:
+        grid = lg.Grid.parse(line.puzzle)
+        for i, step in enumerate(lg.solve(grid).steps):
+            if i % 15 == 7 and not grid.is_solved():
+                yield chain_search(grid)
+            grid = grid.apply(step)
+
+
+HARDEST = list(_hardest_searches())
+
+
+def test_hardest_positions_are_those_of_the_numpy_levels():
+    """Positions where the ladder reaches the chain rungs, in the puzzles the search is timed on."""
+    assert len(HARDEST) >= 6
+    for S in HARDEST:
+        LG = S.graph
+        want = bfs_numpy(LG.number_of_literals, S.premises, S.pred_src, LG.dst[S.pred_eid])
+        assert np.array_equal(S.dist, want[0]) and S.depth == want[1]
+
+
+@pytest.mark.parametrize("fault", ["reversed-edges", "pointers-by-destination", "targets-shifted"])
+def test_planted_level_faults_fail_the_oracle(fault):
+    """The push reads each source's successors from `ptr` and `out`: wrong ones must show."""
+    from linkgraph.chains import kernel
+
+    with pytest.raises(AssertionError):
+        for S in HARDEST:
+            LG = S.graph
+            L = LG.number_of_literals
+            src, dst = LG.src.astype(np.int64), LG.dst.astype(np.int64)
+            if fault == "reversed-edges":
+                order = np.lexsort((src, dst))
+                src, dst = dst[order], src[order]
+            ptr = np.zeros(L + 1, dtype=np.int64)
+            np.cumsum(np.bincount(dst if fault == "pointers-by-destination" else src, minlength=L), out=ptr[1:])
+            if fault == "targets-shifted":
+                dst = (dst + 2) % L
+            dist = np.full((L, len(S.premises)), INF, dtype=np.int16)
+            dist[S.premises, np.arange(len(S.premises))] = 0
+            depth = kernel.levels(L, np.ascontiguousarray(S.premises, dtype=np.int64), ptr, dst, dist)
+            want = bfs_numpy(L, S.premises, S.pred_src, LG.dst[S.pred_eid])
+            assert np.array_equal(dist, want[0]) and depth == want[1]
 
 
 def contradictions_numpy(S):
