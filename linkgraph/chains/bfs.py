@@ -57,10 +57,11 @@ def segment_sums(rows: np.ndarray, flat: np.ndarray, starts: np.ndarray, sizes: 
     return out
 
 
-def bfs(L: int, premises: np.ndarray, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, int]:
+def bfs(L: int, premises: np.ndarray, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
     """Distances ``(literals, premises)`` int16 (INF where unreached), all premises at once,
-    and the largest distance reached, over `L` literals and the edges ``src[e] -> dst[e]``
-    sorted by source (`LiteralGraph` keeps its edges so).
+    the largest distance reached, and which premises reach each literal, packed ``(literals,
+    words)`` uint64 (bit p of word p // 64), over `L` literals and the edges ``src[e] ->
+    dst[e]`` sorted by source (`LiteralGraph` keeps its edges so).
 
     Premises are bits of uint64 words: row ``k`` of the frontier holds, for
     literal ``k``, which premises reached it at the last level. Each level ORs
@@ -70,16 +71,16 @@ def bfs(L: int, premises: np.ndarray, src: np.ndarray, dst: np.ndarray) -> tuple
     """
     P = len(premises)
     dist = np.full((L, P), INF, dtype=np.int16)
+    seen = np.zeros((L, (P + 63) // 64), dtype=np.uint64)
     if not P:
-        return dist, 0
+        return dist, 0, seen
     premises = np.ascontiguousarray(premises, dtype=np.int64)
     dist[premises, np.arange(P)] = 0
-    if not len(src):
-        return dist, 0
     ptr = np.zeros(L + 1, dtype=np.int64)
-    np.cumsum(np.bincount(src, minlength=L), out=ptr[1:])
-    depth = _kernel().levels(L, premises, ptr, np.ascontiguousarray(dst, dtype=np.int64), dist)
-    return dist, int(depth)
+    if len(src):
+        np.cumsum(np.bincount(src, minlength=L), out=ptr[1:])
+    depth = _kernel().levels(L, premises, ptr, np.ascontiguousarray(dst, dtype=np.int64), dist, seen)
+    return dist, int(depth), seen
 
 
 _KERNEL = None

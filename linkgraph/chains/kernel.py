@@ -9,8 +9,10 @@ level reached, and one write per newly reached (literal, premise) pair, instead 
 gathers, reductions and bit-sliced level planes. The numpy levels it replaced, and the
 compiled pull over every in-edge per level that came before the push, are kept in
 tests/chains/test_bfs.py as its oracles. `contradictions` finds each premise's shortest contradiction from the distance
-table in one pass over its rows (the numpy sums, argmins and segment sums it replaced are
-kept in tests/chains/test_bfs.py as its oracle). numba compiles them on first use and
+table, looking only at the premises the levels marked as reaching a node's two literals or
+a set's OFF members (the numpy sums, argmins and segment sums it replaced, and the compiled
+scan of every (literal, premise) pair that came before, are kept in tests/chains/test_bfs.py
+as its oracles). numba compiles them on first use and
 caches the code beside this file.
 """
 
@@ -24,9 +26,11 @@ __all__ = ["contradictions", "levels", "set_reaches"]
 
 
 @njit(cache=True, nogil=True)
-def levels(L, premises, ptr, out, dist):  # pragma: no cover (compiled; tested against numpy)
+def levels(L, premises, ptr, out, dist, seen):  # pragma: no cover (compiled; tested against numpy)
     """Fill `dist` (literals, premises) int16, already INF but 0 at each premise, with the
-    level each literal is first reached at from each premise; return the largest level.
+    level each literal is first reached at from each premise, and `seen` (literals, words)
+    uint64, zeros, with the premises reaching each literal, packed (bit p of word p // 64:
+    ``dist < INF``); return the largest level.
 
     Out-edges come grouped by source: literal ``s``'s successors are ``out[ptr[s] : ptr[s +
     1]]``. Each level pushes the frontier words of the literals reached at the last level
@@ -37,7 +41,6 @@ def levels(L, premises, ptr, out, dist):  # pragma: no cover (compiled; tested a
     P = len(premises)
     W = (P + 63) // 64
     front = np.zeros((L, W), dtype=np.uint64)
-    seen = np.zeros((L, W), dtype=np.uint64)
     acc = np.zeros((L, W), dtype=np.uint64)
     active = np.empty(L, dtype=np.int64)  # the literals reached at the last level
     touched = np.empty(L, dtype=np.int64)  # the literals their out-edges reach, each once
@@ -94,52 +97,85 @@ def levels(L, premises, ptr, out, dist):  # pragma: no cover (compiled; tested a
 
 
 @njit(cache=True, nogil=True)
-def contradictions(dist, nodes, starts, sizes, sets, best, how):  # pragma: no cover (compiled; tested against numpy)
-    """Each premise's shortest contradiction, from `dist` (2 * nodes literals, premises) int16.
+def contradictions(dist, seen, sm, live, cand_node, best, how):  # pragma: no cover (compiled; tested against numpy)
+    """Each premise's shortest contradiction, from `dist` (2 * nodes literals, premises) int16
+    and `seen` (the same literals, words) uint64, the premises reaching each literal, packed.
 
     Writes `best` (premises,) int64, the links of the shortest contradiction (``2 * INF``
     for none), and `how` (premises,) int64: node ``k`` when reaching both ``+k`` and ``-k``
     is the shortest (the first such node), ``-(s + 1)`` when emptying set X ``s`` is
-    shorter still. The candidate sets are ``sets[i]``, whose live members' nodes are
-    ``nodes[starts[i] : starts[i] + sizes[i]]``, in the order they are preferred in; a set
-    counts only when the premise reaches every member OFF (its links: the sum of their
-    distances), and replaces a node only when strictly shorter.
+    shorter still (0 for a premise without a contradiction). The sets X are the rows of
+    `sm` (sets, members) candidate indices; one counts when it has 3+ live members (`live`),
+    each with a node (`cand_node`), and the premise reaches every one OFF (its links: the
+    sum of their distances). Sets are preferred by size, then set index, and replace a
+    node only when strictly shorter. Only the premises `seen` at both literals of a node,
+    or at every member's OFF literal, are looked at: a premise reaches a few per cent of
+    the literals.
     """
     L2, P = dist.shape
+    W = seen.shape[1]
     inf = 0x3FFF
+    one = np.uint64(1)
     for p in range(P):
         best[p] = 2 * inf
         how[p] = 0
     for k in range(L2 // 2):
-        for p in range(P):
-            v = np.int64(dist[2 * k, p]) + np.int64(dist[2 * k + 1, p])
-            if v < best[p]:
-                best[p] = v
-                how[p] = k
-    if not len(sets):
-        return
+        a = 2 * k
+        for w in range(W):
+            x = seen[a, w] & seen[a + 1, w]
+            while x:
+                p = w * 64 + trailing_zeros(x)
+                x &= x - one
+                v = np.int64(dist[a, p]) + np.int64(dist[a + 1, p])
+                if v < best[p]:
+                    best[p] = v
+                    how[p] = k
+    S, n = sm.shape
+    size = np.zeros(S, dtype=np.int64)
+    for s in range(S):
+        c = 0
+        for j in range(n):
+            m = sm[s, j]
+            if live[m]:
+                if cand_node[m] < 0:  # a member without a node: not a contradiction here
+                    c = 0
+                    break
+                c += 1
+        size[s] = c
     big = np.int64(1) << np.int64(40)
     low = np.full(P, big, dtype=np.int64)
     pick = np.full(P, -1, dtype=np.int64)
-    acc = np.zeros(P, dtype=np.int64)
-    for i in range(len(sets)):
-        acc[:] = 0
-        for j in range(starts[i], starts[i] + sizes[i]):
-            row = 2 * nodes[j] + 1
-            for p in range(P):
-                d = dist[row, p]
-                if d >= inf:
-                    acc[p] = big
-                elif acc[p] < big:
-                    acc[p] += d
-        for p in range(P):
-            if acc[p] < low[p]:
-                low[p] = acc[p]
-                pick[p] = i
+    rows = np.empty(n, dtype=np.int64)
+    both = np.empty(W, dtype=np.uint64)
+    for z in range(3, n + 1):
+        for s in range(S):
+            if size[s] != z:
+                continue
+            r = 0
+            for j in range(n):
+                m = sm[s, j]
+                if live[m]:
+                    rows[r] = 2 * cand_node[m] + 1
+                    r += 1
+            for w in range(W):
+                both[w] = seen[rows[0], w]
+                for i in range(1, r):
+                    both[w] &= seen[rows[i], w]
+            for w in range(W):
+                x = both[w]
+                while x:
+                    p = w * 64 + trailing_zeros(x)
+                    x &= x - one
+                    t = np.int64(0)
+                    for i in range(r):
+                        t += dist[rows[i], p]
+                    if t < low[p]:
+                        low[p] = t
+                        pick[p] = s
     for p in range(P):
         if pick[p] >= 0 and low[p] < best[p]:
             best[p] = low[p]
-            how[p] = -(sets[pick[p]] + 1)
+            how[p] = -(pick[p] + 1)
 
 
 @njit(cache=True, nogil=True)

@@ -90,7 +90,7 @@ class ChainSearch:
         P = len(pc)
         self.premise_of = np.full(g.number_of_candidates, -1, dtype=np.int64)
         self.premise_of[pc] = np.arange(P)
-        self.dist, self.depth = bfs(L, self.premises, LG.src, LG.dst)  # the edges are sorted by source
+        self.dist, self.depth, self.seen = bfs(L, self.premises, LG.src, LG.dst)  # the edges are sorted by source
         self._contradictions()
 
     # ---- predecessor lists (made for the first chain read back: a search that finds nothing needs none)
@@ -124,29 +124,15 @@ class ChainSearch:
         """Each premise's shortest contradiction (`contra_len`, `contra_how`): reaching both
         literals of a node, or every live member of a set X of 3+ members OFF (the sets in
         (size, set) order, so the first minimum is the smallest set, then the lowest), in one
-        compiled pass over the distance table (`linkgraph.chains.kernel.contradictions`)."""
+        compiled pass over the premises that reach them (`linkgraph.chains.kernel.contradictions`);
+        `contra_how` is 0 for a premise without one."""
         LG = self.graph
         P = len(self.premises)
-        g = self.geometry
-        sm = g.set_members
-        lsm = LG.grid.live[sm]
-        cnt = lsm.sum(axis=1)
-        sets = np.flatnonzero(cnt >= 3)
-        sets = sets[np.argsort(cnt[sets], kind="stable")]
-        lsm = lsm[sets]
-        nodes = LG.cand_node[sm[sets][lsm]]  # live members, set by set
-        starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
-        if len(sets) and nodes.min() < 0:  # a member without a node: not a contradiction here
-            ok = np.minimum.reduceat(nodes, starts) >= 0
-            nodes = nodes[np.repeat(ok, cnt[sets])]
-            sets = sets[ok]
-            starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
         best = np.empty(P, dtype=np.int64)
         how = np.empty(P, dtype=np.int64)
         if P:
-            _kernel().contradictions(self.dist, np.ascontiguousarray(nodes, dtype=np.int64),
-                                    np.ascontiguousarray(starts, dtype=np.int64), cnt[sets].astype(np.int64),
-                                    sets.astype(np.int64), best, how)
+            _kernel().contradictions(self.dist, self.seen, self.geometry.set_members, LG.grid.live,
+                                     LG.cand_node, best, how)
         self.contra_len = np.where(best < INF, best, BIG)
         self.contra_how = how
 
