@@ -179,25 +179,56 @@ def contradictions(dist, seen, sm, live, cand_node, best, how):  # pragma: no co
 
 
 @njit(cache=True, nogil=True)
-def set_reaches(dist, targets, tprem, flat, starts, sizes):  # pragma: no cover (compiled; tested against numpy)
+def set_reaches(seen, targets, tprem, flat, starts, sizes):  # pragma: no cover (compiled; tested against numpy)
     """Whether some premise set reaches some target from every member: True at the first
-    set i and target literal ``targets[t]`` (a row of `dist`, (literals, premises) int16)
-    such that every member ``flat[starts[i] : starts[i] + sizes[i]]`` reaches it and none
-    of them is its premise ``tprem[t]``; False when there is none. A member that does not
-    reach the target ends that set's test at once, so a position without a result costs
-    about one look per (target, set).
+    target literal ``targets[t]`` (a row of `seen`, (literals, words) uint64: the premises
+    reaching each literal, packed) such that some set i has every member ``flat[starts[i] :
+    starts[i] + sizes[i]]`` reaching it and none of them is its premise ``tprem[t]``; False
+    when there is none. Per target only the premises that reach it are looked at (a few per
+    cent of them): each counts one for every set it is a member of, and a set whose count
+    comes to its size proves the target (the target's own premise is not counted, so a set
+    holding it never does).
     """
-    inf = 0x3FFF
+    P = seen.shape[1] * 64  # a bound on the premise indices
+    S = len(starts)
+    for i in range(S):
+        if sizes[i] == 0 and len(targets):
+            return True  # no member to fall short
+    # the sets each premise is a member of
+    ptr = np.zeros(P + 1, dtype=np.int64)
+    for j in range(len(flat)):
+        ptr[flat[j] + 1] += 1
+    for q in range(P):
+        ptr[q + 1] += ptr[q]
+    fill = ptr[:-1].copy()
+    member_of = np.empty(len(flat), dtype=np.int64)
+    for i in range(S):
+        for j in range(starts[i], starts[i] + sizes[i]):
+            q = flat[j]
+            member_of[fill[q]] = i
+            fill[q] += 1
+    count = np.zeros(S, dtype=np.int64)
+    touched = np.empty(len(flat), dtype=np.int64)
+    one = np.uint64(1)
     for t in range(len(targets)):
-        row = dist[targets[t]]
+        row = targets[t]
         own = tprem[t]
-        for i in range(len(starts)):
-            ok = True
-            for j in range(starts[i], starts[i] + sizes[i]):
-                q = flat[j]
-                if q == own or row[q] >= inf:
-                    ok = False
-                    break
-            if ok:
-                return True
+        nt = 0
+        for w in range(seen.shape[1]):
+            x = seen[row, w]
+            while x:
+                q = w * 64 + trailing_zeros(x)
+                x &= x - one
+                if q == own:
+                    continue
+                for k in range(ptr[q], ptr[q + 1]):
+                    i = member_of[k]
+                    if count[i] == 0:
+                        touched[nt] = i
+                        nt += 1
+                    count[i] += 1
+                    if count[i] == sizes[i]:
+                        return True
+        for k in range(nt):
+            count[touched[k]] = 0
     return False

@@ -228,11 +228,12 @@ class ChainSearch:
             # without a contradictory premise a set proves a target exactly when every member
             # reaches it and none is its premise: a compiled test that stops at the first
             # member short of it says whether there is any result before the tables are made
+            # (it counts, per target, only the premises `seen` reaching it)
             # (on the ladder the contradiction rung has just found none: the common case)
             P = len(self.premises)
             targets = np.column_stack((self.premises, self.premises + 1)).ravel()
             tprem = np.repeat(np.arange(P, dtype=np.int64), 2)
-            if not _kernel().set_reaches(self.dist, targets, tprem, flat, starts, sizes):
+            if not _kernel().set_reaches(self.seen, targets, tprem, flat, starts, sizes):
                 return {v: (e, e, e) for v in chosen}
         tl, cost, K = self._cost()
         total = segment_sums(cost, flat, starts, sizes)  # (sets, targets)
