@@ -339,6 +339,9 @@ def grouped_net(grid: Grid) -> Net:
     sees_all[node, cand] = True
     net = Net(g, members, unpack(strong, N), unpack(weak, N), sees_all, table)
     net.sight = node, cand  # the cached property, filled in
+    from linkgraph.techniques.aic.kernel import packed_pairs  # noqa: PLC0415 (numba: loaded on first use)
+
+    net.preds = {True: packed_pairs(strong, N), False: packed_pairs(weak, N)}  # as `sight`, off the words
     return net
 
 
