@@ -434,9 +434,11 @@ def death_blossoms(grid: Grid, *, max_size: int = ALS_MAX_SIZE, stem_max: int = 
     >>> all(s.technique == "death-blossom" for s in lg.techniques.als.xz.death_blossoms(grid))
     True
     """
+    from linkgraph.techniques.als.kernel import blossom_any  # noqa: PLC0415 (numba: loaded on first use)
+
     table = als_table(grid, max_size=max_size)
-    if not len(table):
-        return
+    if not len(table) or not blossom_any(*table.sight, grid.cands, table.seeall, stem_max):
+        return  # (the compiled test says whether the tables below find a stem and z: mostly not)
     n = grid.geometry.size
     pops = grid.cands.sum(axis=1)
     # petals: (stem s, digit d, set i), by s, d, i: the stem holds d, and every d of set i sees it

@@ -396,3 +396,83 @@ def test_sound_on_variants(name):
         for tech in FINDERS:
             found += check_sound(list(FINDERS[tech](grid)), sol, grid)
     assert found > 0
+
+
+# ---- the compiled early test of the death-blossom rung ---------------------------------------
+def blossom_hit_numpy(grid: lg.Grid, max_size: int = alsets.ALS_MAX_SIZE, stem_max: int = alsets.STEM_MAX) -> bool:
+    """Whether `death_blossoms`' numpy tables find a stem and z (its ``hit.any()``), as the rung
+    computed it before `blossom_any` (linkgraph.techniques.als.kernel) was asked first."""
+    import numpy as np
+
+    from linkgraph.bitops import pack
+
+    table = alsets.als_table(grid, max_size=max_size)
+    if not len(table):
+        return False
+    n = grid.geometry.size
+    pops = grid.cands.sum(axis=1)
+    d, i, s = table.sight
+    ok = (pops[s] >= 2) & (pops[s] <= stem_max)
+    d, i, s = d[ok], i[ok], s[ok]
+    order = np.argsort((s * n + d) * len(table) + i)
+    d, i, s = d[order], i[order], s[order]
+    if not len(s):
+        return False
+    group = np.flatnonzero(np.concatenate(([True], (s[1:] != s[:-1]) | (d[1:] != d[:-1]))))
+    by_set = np.ascontiguousarray(table.seeall.transpose(1, 0, 2))
+    reach = np.bitwise_or.reduceat(by_set.take(i, axis=0), group, axis=0)
+    gs = s[group]
+    first = np.flatnonzero(np.concatenate(([True], gs[1:] != gs[:-1])))
+    stems = gs[first]
+    covered = np.diff(np.append(first, len(gs))) == pops[stems]
+    targets = np.bitwise_and.reduceat(reach, first, axis=0) & pack(grid.cands.T)[None]
+    hit = targets.any(axis=2) & covered[:, None] & ~grid.cands[stems]
+    return bool(hit.any())
+
+
+def _blossom_grids():
+    from tests.narrowings import narrowings
+
+    for grid in narrowings(11, top95=30, rounds=4, start=True, drop=3):
+        if not grid.is_solved():
+            yield grid
+
+
+BLOSSOM_GRIDS = list(_blossom_grids())
+
+
+def _blossom_any(grid, stem_max=alsets.STEM_MAX, fault=None):
+    import numpy as np
+
+    from linkgraph.techniques.als.kernel import blossom_any
+
+    table = alsets.als_table(grid)
+    if not len(table):
+        return False
+    d, i, c = table.sight
+    seeall, cands = table.seeall, grid.cands
+    if fault == "digits-rotated":
+        seeall = np.ascontiguousarray(np.roll(seeall, 1, axis=0))
+    elif fault == "stems-moved":
+        c = (c + 1) % grid.geometry.number_of_cells
+    elif fault == "stem-digit-ignored":
+        cands = cands.copy()
+        cands[:, 0] = False
+    return bool(blossom_any(d, i, c, cands, seeall, stem_max))
+
+
+def test_blossom_any_is_the_numpy_test():
+    found = 0
+    for grid in BLOSSOM_GRIDS:
+        want = blossom_hit_numpy(grid)
+        assert _blossom_any(grid) == want
+        assert _blossom_any(grid, stem_max=2) == blossom_hit_numpy(grid, stem_max=2)
+        found += want
+    assert 5 <= found < len(BLOSSOM_GRIDS)  # both answers occur
+
+
+@pytest.mark.parametrize("fault", ["digits-rotated", "stems-moved", "stem-digit-ignored"])
+def test_planted_blossom_faults_fail_the_oracle(fault):
+    with pytest.raises(AssertionError):
+        for grid in BLOSSOM_GRIDS:
+            assert _blossom_any(grid, fault=fault) == blossom_hit_numpy(grid)
