@@ -17,7 +17,8 @@ is kept in tests/techniques/als/test_net_kernel.py as its oracle.
 `blossom_any` says whether a grid has a death blossom to look at (a stem whose every digit
 has a petal, and a live z outside the stem seeing all z of one petal per stem digit) before
 the death-blossom rung makes its numpy tables; that rung's numpy test (``hit.any()``) is
-kept in tests/techniques/als/test_xz.py as its oracle.
+kept in tests/techniques/als/test_xz.py as its oracle. `xy_wing_any` does the same for the
+ALS-XY-wing rung (its numpy triples, ``keep``, are the oracle there).
 
 numba compiles them on first use and caches the code beside this file; the table and the
 net import this module on their first build.
@@ -29,7 +30,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-__all__ = ["als_net_parts", "blossom_any", "table_build"]
+__all__ = ["als_net_parts", "blossom_any", "table_build", "xy_wing_any"]
 
 
 @njit(cache=True, nogil=True)
@@ -546,5 +547,32 @@ def blossom_any(sd, si, sc, cands, seeall, stem_max):  # pragma: no cover (compi
                     if cands[c, d]:
                         t &= reach[slot[c, d], z, w]
                 if t:
+                    return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def xy_wing_any(R, Z, O):  # pragma: no cover (compiled; tested against numpy)
+    """Whether the ALS table has an ALS-XY-wing triple to look at: sets A < C both restricted
+    common with a set B (`R` (sets, sets): the restricted common digits, bit masks), sharing
+    no cell (`O`: overlap), with a digit z in `Z` (A, C) restricted with B on neither side,
+    and not one single restricted digit x both ways. True at the first such triple."""
+    N = len(R)
+    near = np.empty(N, dtype=np.int64)  # the sets restricted common with b, ascending
+    for b in range(N):
+        m = 0
+        for a in range(N):
+            if R[b, a] != 0:
+                near[m] = a
+                m += 1
+        for i in range(m):
+            a = near[i]
+            ra = R[b, a]
+            for j in range(i + 1, m):
+                c = near[j]
+                rc = R[b, c]
+                if Z[a, c] == 0 or O[a, c]:
+                    continue
+                if Z[a, c] & ~ra & ~rc and not (ra == rc and (ra & (ra - 1)) == 0):
                     return True
     return False

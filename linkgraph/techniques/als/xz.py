@@ -349,8 +349,12 @@ def als_xy_wings(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     >>> all(s.technique == "als-xy-wing" for s in lg.techniques.als.xz.als_xy_wings(grid))
     True
     """
+    from linkgraph.techniques.als.kernel import xy_wing_any  # noqa: PLC0415 (numba: loaded on first use)
+
     table = als_table(grid, max_size=max_size)
     R, Z, O = table.restricted, table.zsee, table.overlap
+    if not xy_wing_any(R, Z, O):
+        return  # (the compiled test says whether the triples below hold one: mostly not)
     # B restricted with A < C: every two sets restricted with one B (R is symmetric), as (b, a) and (b, c)
     bv, av = nonzero2(R != 0)  # by b, then a
     later = np.searchsorted(bv, bv, side="right") - np.arange(len(bv)) - 1  # links of b after this one

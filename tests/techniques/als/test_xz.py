@@ -476,3 +476,58 @@ def test_planted_blossom_faults_fail_the_oracle(fault):
     with pytest.raises(AssertionError):
         for grid in BLOSSOM_GRIDS:
             assert _blossom_any(grid, fault=fault) == blossom_hit_numpy(grid)
+
+
+def xy_triples_numpy(grid: lg.Grid) -> int:
+    """How many (A, B, C, z-set) rows `als_xy_wings`' numpy triples keep (its ``keep``), as the
+    rung computed them before `xy_wing_any` (linkgraph.techniques.als.kernel) was asked first."""
+    import numpy as np
+
+    from linkgraph.bitops import nonzero2
+
+    table = alsets.als_table(grid)
+    R, Z, O = table.restricted, table.zsee, table.overlap
+    bv, av = nonzero2(R != 0)
+    later = np.searchsorted(bv, bv, side="right") - np.arange(len(bv)) - 1
+    e1 = np.repeat(np.arange(len(bv)), later)
+    e2 = e1 + 1 + np.arange(len(e1)) - np.repeat(np.cumsum(later) - later, later)
+    N = len(R)
+    ac, ba, bc = av[e1] * N + av[e2], bv[e1] * N + av[e1], bv[e1] * N + av[e2]
+    ok = np.flatnonzero((Z.take(ac) != 0) & ~O.take(ac))
+    ac, ba, bc = ac[ok], ba[ok], bc[ok]
+    ra, rc = R.take(ba), R.take(bc)
+    zs = Z.take(ac) & ~ra & ~rc
+    same = (ra == rc) & ((ra & (ra - 1)) == 0)
+    return int(np.count_nonzero((zs != 0) & ~same))
+
+
+def _xy_any(grid, fault=None):
+    import numpy as np
+
+    from linkgraph.techniques.als.kernel import xy_wing_any
+
+    table = alsets.als_table(grid)
+    R, Z, O = table.restricted, table.zsee, table.overlap
+    if fault == "overlap-ignored":
+        O = np.zeros_like(O)
+    elif fault == "z-restricted-kept":
+        R = np.where(R != 0, R & -R, 0)  # only the lowest restricted digit masks z
+    elif fault == "same-digit-kept":
+        R = np.where(R != 0, R | (1 << 40), 0)  # no restricted digit is ever alone
+    return bool(xy_wing_any(R, Z, O))
+
+
+def test_xy_wing_any_is_the_numpy_test():
+    found = 0
+    for grid in BLOSSOM_GRIDS:
+        want = xy_triples_numpy(grid) > 0
+        assert _xy_any(grid) == want
+        found += want
+    assert 5 <= found < len(BLOSSOM_GRIDS)
+
+
+@pytest.mark.parametrize("fault", ["overlap-ignored", "z-restricted-kept", "same-digit-kept"])
+def test_planted_xy_wing_faults_fail_the_oracle(fault):
+    with pytest.raises(AssertionError):
+        for grid in BLOSSOM_GRIDS:
+            assert _xy_any(grid, fault=fault) == (xy_triples_numpy(grid) > 0)
