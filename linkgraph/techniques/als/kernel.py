@@ -17,8 +17,8 @@ is kept in tests/techniques/als/test_net_kernel.py as its oracle.
 `blossom_any` says whether a grid has a death blossom to look at (a stem whose every digit
 has a petal, and a live z outside the stem seeing all z of one petal per stem digit) before
 the death-blossom rung makes its numpy tables; that rung's numpy test (``hit.any()``) is
-kept in tests/techniques/als/test_xz.py as its oracle. `xy_wing_any` does the same for the
-ALS-XY-wing rung (its numpy triples, ``keep``, are the oracle there).
+kept in tests/techniques/als/test_xz.py as its oracle. `xy_wing_any` and `xz_any` do the same
+for the ALS-XY-wing and ALS-XZ rungs (their numpy triples and pairs are the oracles there).
 
 numba compiles them on first use and caches the code beside this file; the table and the
 net import this module on their first build.
@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-__all__ = ["als_net_parts", "blossom_any", "table_build", "xy_wing_any"]
+__all__ = ["als_net_parts", "blossom_any", "table_build", "xy_wing_any", "xz_any"]
 
 
 @njit(cache=True, nogil=True)
@@ -575,4 +575,30 @@ def xy_wing_any(R, Z, O):  # pragma: no cover (compiled; tested against numpy)
                     continue
                 if Z[a, c] & ~ra & ~rc and not (ra == rc and (ra & (ra - 1)) == 0):
                     return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def xz_any(R, Z, own):  # pragma: no cover (compiled; tested against numpy)
+    """Whether the ALS table has an ALS-XZ pair to look at: sets i < j restricted common
+    (`R`, bit masks) either on one digit x with a digit z of `Z` (i, j) besides it, or on two
+    or more digits with a target in sight: a z of `Z` among the first two, a digit outside
+    them that either set sees from outside (`own`: per set, those digits), or a third
+    restricted digit. True at the first such pair."""
+    N = len(R)
+    for i in range(N):
+        for j in range(i + 1, N):
+            r = R[i, j]
+            if r == 0:
+                continue
+            z = Z[i, j]
+            low = r & -r
+            rest = r ^ low
+            if rest == 0:
+                if z & ~r:
+                    return True
+                continue
+            pair = low | (rest & -rest)
+            if (z & pair) or (own[i] & ~pair) or (own[j] & ~pair) or (r ^ pair):
+                return True
     return False

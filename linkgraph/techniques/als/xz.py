@@ -277,7 +277,11 @@ def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     >>> all(s.technique == "als-xz" for s in lg.techniques.als.xz.als_xz(grid))
     True
     """
+    from linkgraph.techniques.als.kernel import xz_any  # noqa: PLC0415 (numba: loaded on first use)
+
     table = als_table(grid, max_size=max_size)
+    if not xz_any(table.restricted, table.zsee, table.selfsee):
+        return  # (the compiled test says whether the pairs below hold one: mostly not)
     # the pairs i < j with a restricted common digit (by i, then j; the other pairs eliminate nothing)
     N = len(table)
     flat = np.flatnonzero(table.restricted != 0)

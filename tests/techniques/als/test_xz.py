@@ -531,3 +531,54 @@ def test_planted_xy_wing_faults_fail_the_oracle(fault):
     with pytest.raises(AssertionError):
         for grid in BLOSSOM_GRIDS:
             assert _xy_any(grid, fault=fault) == (xy_triples_numpy(grid) > 0)
+
+
+def xz_pairs_numpy(grid: lg.Grid) -> int:
+    """How many pairs `als_xz`'s numpy test keeps (its ``useful``), as the rung computed them
+    before `xz_any` (linkgraph.techniques.als.kernel) was asked first."""
+    import numpy as np
+
+    table = alsets.als_table(grid)
+    N = len(table)
+    flat = np.flatnonzero(table.restricted != 0)
+    flat = flat[flat // N < flat % N]
+    first, second = flat // N, flat % N
+    R, Z = table.restricted.take(flat), table.zsee.take(flat)
+    low = R & -R
+    pair = low | ((R ^ low) & -(R ^ low))
+    own = table.selfsee
+    double = ((R ^ low) != 0) & (((Z & pair) != 0) | ((own[first] & ~pair) != 0) | ((own[second] & ~pair) != 0)
+                                 | ((R ^ pair) != 0))
+    return int(np.count_nonzero(double | (((R & (R - 1)) == 0) & ((Z & ~R) != 0))))
+
+
+def _xz_any(grid, fault=None):
+    import numpy as np
+
+    from linkgraph.techniques.als.kernel import xz_any
+
+    table = alsets.als_table(grid)
+    R, Z, own = table.restricted, table.zsee, table.selfsee
+    if fault == "own-ignored":
+        own = np.zeros_like(own)
+    elif fault == "z-unmasked":
+        Z = Z & R  # z only where it is restricted too: the single links' z never counts
+    elif fault == "lower-triangle":
+        R = np.tril(R)  # the pairs read the wrong way round: i > j only
+    return bool(xz_any(np.ascontiguousarray(R), Z, own))
+
+
+def test_xz_any_is_the_numpy_test():
+    found = 0
+    for grid in BLOSSOM_GRIDS:
+        want = xz_pairs_numpy(grid) > 0
+        assert _xz_any(grid) == want
+        found += want
+    assert 5 <= found < len(BLOSSOM_GRIDS)
+
+
+@pytest.mark.parametrize("fault", ["own-ignored", "z-unmasked", "lower-triangle"])
+def test_planted_xz_faults_fail_the_oracle(fault):
+    with pytest.raises(AssertionError):
+        for grid in BLOSSOM_GRIDS:
+            assert _xz_any(grid, fault=fault) == (xz_pairs_numpy(grid) > 0)
