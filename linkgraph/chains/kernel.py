@@ -196,8 +196,9 @@ def set_reaches(seen, targets, tprem, flat, starts, sizes):  # pragma: no cover 
             return True  # no member to fall short
     # the sets each premise is a member of
     ptr = np.zeros(P + 1, dtype=np.int64)
-    for j in range(len(flat)):
-        ptr[flat[j] + 1] += 1
+    for i in range(S):  # (counted over the segments, as filled below)
+        for j in range(starts[i], starts[i] + sizes[i]):
+            ptr[flat[j] + 1] += 1
     for q in range(P):
         ptr[q + 1] += ptr[q]
     fill = ptr[:-1].copy()
