@@ -2,8 +2,9 @@
 
 `bfs` runs every premise at once (DESIGN.md §3) over a compiled graph
 (`linkgraph.graph.compiled.LiteralGraph`, edges as flat int arrays): premises are
-packed 64 to a machine word, and each level ORs the frontier words of every
-edge's source into its destination, so one pass advances them all. It
+packed 64 to a machine word, and each level ORs the frontier words of the
+literals the last level reached into their successors, so one pass advances
+them all. It
 returns each literal's distance from each premise as an int16 table
 ``(literals, premises)``, `INF` where a premise never reaches the literal,
 and the largest distance reached. `segment_sums` adds up rows of such
@@ -27,13 +28,7 @@ array([[101, 202],
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
-
-
-if TYPE_CHECKING:
-    from linkgraph.graph.compiled import LiteralGraph
 
 __all__ = ["INF", "bfs", "segment_sums"]
 
@@ -62,33 +57,30 @@ def segment_sums(rows: np.ndarray, flat: np.ndarray, starts: np.ndarray, sizes: 
     return out
 
 
-def bfs(LG: LiteralGraph, premises: np.ndarray, pred_src: np.ndarray, pred_dst: np.ndarray) -> tuple[np.ndarray, int]:
+def bfs(L: int, premises: np.ndarray, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
     """Distances ``(literals, premises)`` int16 (INF where unreached), all premises at once,
-    and the largest distance reached.
+    the largest distance reached, and which premises reach each literal, packed ``(literals,
+    words)`` uint64 (bit p of word p // 64), over `L` literals and the edges ``src[e] ->
+    dst[e]`` sorted by source (`LiteralGraph` keeps its edges so).
 
     Premises are bits of uint64 words: row ``k`` of the frontier holds, for
     literal ``k``, which premises reached it at the last level. Each level ORs
-    the frontier rows of every literal's in-edge sources (edges sorted by
-    destination) and keeps the bits not seen before; each new bit's distance is
+    the frontier rows of the literals the last level reached into their
+    successors and keeps the bits not seen before; each new bit's distance is
     written as it is found (`linkgraph.chains.kernel.levels`, compiled).
     """
-    L = LG.number_of_literals
     P = len(premises)
     dist = np.full((L, P), INF, dtype=np.int16)
+    seen = np.zeros((L, (P + 63) // 64), dtype=np.uint64)
     if not P:
-        return dist, 0
+        return dist, 0, seen
     premises = np.ascontiguousarray(premises, dtype=np.int64)
     dist[premises, np.arange(P)] = 0
-    if not len(pred_src):
-        return dist, 0
-    pred_dst = np.asarray(pred_dst)
-    first = np.ones(len(pred_dst), dtype=bool)
-    np.not_equal(pred_dst[1:], pred_dst[:-1], out=first[1:])
-    starts = np.flatnonzero(first)
-    dsts = np.ascontiguousarray(pred_dst[starts], dtype=np.int64)
-    ends = np.r_[starts, len(pred_dst)].astype(np.int64)
-    depth = _kernel().levels(L, premises, np.ascontiguousarray(pred_src, dtype=np.int64), ends, dsts, dist)
-    return dist, int(depth)
+    ptr = np.zeros(L + 1, dtype=np.int64)
+    if len(src):
+        np.cumsum(np.bincount(src, minlength=L), out=ptr[1:])
+    depth = _kernel().levels(L, premises, ptr, np.ascontiguousarray(dst, dtype=np.int64), dist, seen)
+    return dist, int(depth), seen
 
 
 _KERNEL = None

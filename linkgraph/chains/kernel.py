@@ -4,12 +4,15 @@ its contradiction scan and its test for cell and house results
 
 `levels` advances every premise at once over the literal digraph, premises packed 64 to a
 word as in `linkgraph.chains.bfs`, and writes each literal's distance from each premise
-as it is first reached: one loop over the in-edges per level, and one write per newly
-reached (literal, premise) pair, instead of numpy's gathers, reductions and bit-sliced
-level planes. The numpy levels it replaced are kept in tests/chains/test_bfs.py as its
-oracle. `contradictions` finds each premise's shortest contradiction from the distance
-table in one pass over its rows (the numpy sums, argmins and segment sums it replaced are
-kept in tests/chains/test_bfs.py as its oracle). numba compiles them on first use and
+as it is first reached: per level, a push along the out-edges of the literals the last
+level reached, and one write per newly reached (literal, premise) pair, instead of numpy's
+gathers, reductions and bit-sliced level planes. The numpy levels it replaced, and the
+compiled pull over every in-edge per level that came before the push, are kept in
+tests/chains/test_bfs.py as its oracles. `contradictions` finds each premise's shortest contradiction from the distance
+table, looking only at the premises the levels marked as reaching a node's two literals or
+a set's OFF members (the numpy sums, argmins and segment sums it replaced, and the compiled
+scan of every (literal, premise) pair that came before, are kept in tests/chains/test_bfs.py
+as its oracles). numba compiles them on first use and
 caches the code beside this file.
 """
 
@@ -23,121 +26,210 @@ __all__ = ["contradictions", "levels", "set_reaches"]
 
 
 @njit(cache=True, nogil=True)
-def levels(L, premises, pred_src, starts, dsts, dist):  # pragma: no cover (compiled; tested against numpy)
+def levels(L, premises, ptr, out, dist, seen):  # pragma: no cover (compiled; tested against numpy)
     """Fill `dist` (literals, premises) int16, already INF but 0 at each premise, with the
-    level each literal is first reached at from each premise; return the largest level.
+    level each literal is first reached at from each premise, and `seen` (literals, words)
+    uint64, zeros, with the premises reaching each literal, packed (bit p of word p // 64:
+    ``dist < INF``); return the largest level.
 
-    In-edges come grouped by destination: ``dsts[i]``'s sources are ``pred_src[starts[i] :
-    starts[i + 1]]`` (`starts` has one entry past the last group).
+    Out-edges come grouped by source: literal ``s``'s successors are ``out[ptr[s] : ptr[s +
+    1]]``. Each level pushes the frontier words of the literals reached at the last level
+    (a list: a premise reaches a few per cent of the table) along their out-edges, then keeps,
+    for each literal touched, the bits not seen before, so a level costs the frontier's edges,
+    not every edge of the graph.
     """
     P = len(premises)
     W = (P + 63) // 64
     front = np.zeros((L, W), dtype=np.uint64)
-    seen = np.zeros((L, W), dtype=np.uint64)
+    acc = np.zeros((L, W), dtype=np.uint64)
+    active = np.empty(L, dtype=np.int64)  # the literals reached at the last level
+    touched = np.empty(L, dtype=np.int64)  # the literals their out-edges reach, each once
+    mark = np.zeros(L, dtype=np.bool_)
+    na = 0
     for p in range(P):
+        k = premises[p]
         bit = np.uint64(1) << np.uint64(p & 63)
-        front[premises[p], p >> 6] |= bit
-        seen[premises[p], p >> 6] |= bit
-    D = len(dsts)
-    new = np.zeros((D, W), dtype=np.uint64)
+        front[k, p >> 6] |= bit
+        seen[k, p >> 6] |= bit
+        if not mark[k]:
+            mark[k] = True
+            active[na] = k
+            na += 1
+    for i in range(na):
+        mark[active[i]] = False
     level = 0
-    while True:
+    while na:
         level += 1
-        any_new = False
-        for i in range(D):
-            d = dsts[i]
+        nt = 0
+        for i in range(na):
+            s = active[i]
+            for q in range(ptr[s], ptr[s + 1]):
+                d = out[q]
+                if not mark[d]:
+                    mark[d] = True
+                    touched[nt] = d
+                    nt += 1
+                for w in range(W):
+                    acc[d, w] |= front[s, w]
+        for i in range(na):
+            s = active[i]
             for w in range(W):
-                acc = np.uint64(0)
-                for q in range(starts[i], starts[i + 1]):
-                    acc |= front[pred_src[q], w]
-                acc &= ~seen[d, w]
-                new[i, w] = acc
-                if acc:
-                    any_new = True
-        if not any_new:
-            return level - 1
-        front[:, :] = 0
-        for i in range(D):
-            d = dsts[i]
+                front[s, w] = 0
+        na = 0
+        for i in range(nt):
+            d = touched[i]
+            mark[d] = False
+            hit = False
             for w in range(W):
-                x = new[i, w]
+                x = acc[d, w] & ~seen[d, w]
+                acc[d, w] = 0
                 if x:
+                    hit = True
                     front[d, w] = x
                     seen[d, w] |= x
                     while x:
                         dist[d, w * 64 + trailing_zeros(x)] = level
                         x &= x - np.uint64(1)
+            if hit:
+                active[na] = d
+                na += 1
+    return level - 1
 
 
 @njit(cache=True, nogil=True)
-def contradictions(dist, nodes, starts, sizes, sets, best, how):  # pragma: no cover (compiled; tested against numpy)
-    """Each premise's shortest contradiction, from `dist` (2 * nodes literals, premises) int16.
+def contradictions(dist, seen, sm, live, cand_node, best, how):  # pragma: no cover (compiled; tested against numpy)
+    """Each premise's shortest contradiction, from `dist` (2 * nodes literals, premises) int16
+    and `seen` (the same literals, words) uint64, the premises reaching each literal, packed.
 
     Writes `best` (premises,) int64, the links of the shortest contradiction (``2 * INF``
     for none), and `how` (premises,) int64: node ``k`` when reaching both ``+k`` and ``-k``
     is the shortest (the first such node), ``-(s + 1)`` when emptying set X ``s`` is
-    shorter still. The candidate sets are ``sets[i]``, whose live members' nodes are
-    ``nodes[starts[i] : starts[i] + sizes[i]]``, in the order they are preferred in; a set
-    counts only when the premise reaches every member OFF (its links: the sum of their
-    distances), and replaces a node only when strictly shorter.
+    shorter still (0 for a premise without a contradiction). The sets X are the rows of
+    `sm` (sets, members) candidate indices; one counts when it has 3+ live members (`live`),
+    each with a node (`cand_node`), and the premise reaches every one OFF (its links: the
+    sum of their distances). Sets are preferred by size, then set index, and replace a
+    node only when strictly shorter. Only the premises `seen` at both literals of a node,
+    or at every member's OFF literal, are looked at: a premise reaches a few per cent of
+    the literals.
     """
     L2, P = dist.shape
+    W = seen.shape[1]
     inf = 0x3FFF
+    one = np.uint64(1)
     for p in range(P):
         best[p] = 2 * inf
         how[p] = 0
     for k in range(L2 // 2):
-        for p in range(P):
-            v = np.int64(dist[2 * k, p]) + np.int64(dist[2 * k + 1, p])
-            if v < best[p]:
-                best[p] = v
-                how[p] = k
-    if not len(sets):
-        return
+        a = 2 * k
+        for w in range(W):
+            x = seen[a, w] & seen[a + 1, w]
+            while x:
+                p = w * 64 + trailing_zeros(x)
+                x &= x - one
+                v = np.int64(dist[a, p]) + np.int64(dist[a + 1, p])
+                if v < best[p]:
+                    best[p] = v
+                    how[p] = k
+    S, n = sm.shape
+    size = np.zeros(S, dtype=np.int64)
+    for s in range(S):
+        c = 0
+        for j in range(n):
+            m = sm[s, j]
+            if live[m]:
+                if cand_node[m] < 0:  # a member without a node: not a contradiction here
+                    c = 0
+                    break
+                c += 1
+        size[s] = c
     big = np.int64(1) << np.int64(40)
     low = np.full(P, big, dtype=np.int64)
     pick = np.full(P, -1, dtype=np.int64)
-    acc = np.zeros(P, dtype=np.int64)
-    for i in range(len(sets)):
-        acc[:] = 0
-        for j in range(starts[i], starts[i] + sizes[i]):
-            row = 2 * nodes[j] + 1
-            for p in range(P):
-                d = dist[row, p]
-                if d >= inf:
-                    acc[p] = big
-                elif acc[p] < big:
-                    acc[p] += d
-        for p in range(P):
-            if acc[p] < low[p]:
-                low[p] = acc[p]
-                pick[p] = i
+    rows = np.empty(n, dtype=np.int64)
+    both = np.empty(W, dtype=np.uint64)
+    for z in range(3, n + 1):
+        for s in range(S):
+            if size[s] != z:
+                continue
+            r = 0
+            for j in range(n):
+                m = sm[s, j]
+                if live[m]:
+                    rows[r] = 2 * cand_node[m] + 1
+                    r += 1
+            for w in range(W):
+                both[w] = seen[rows[0], w]
+                for i in range(1, r):
+                    both[w] &= seen[rows[i], w]
+            for w in range(W):
+                x = both[w]
+                while x:
+                    p = w * 64 + trailing_zeros(x)
+                    x &= x - one
+                    t = np.int64(0)
+                    for i in range(r):
+                        t += dist[rows[i], p]
+                    if t < low[p]:
+                        low[p] = t
+                        pick[p] = s
     for p in range(P):
         if pick[p] >= 0 and low[p] < best[p]:
             best[p] = low[p]
-            how[p] = -(sets[pick[p]] + 1)
+            how[p] = -(pick[p] + 1)
 
 
 @njit(cache=True, nogil=True)
-def set_reaches(dist, targets, tprem, flat, starts, sizes):  # pragma: no cover (compiled; tested against numpy)
+def set_reaches(seen, targets, tprem, flat, starts, sizes):  # pragma: no cover (compiled; tested against numpy)
     """Whether some premise set reaches some target from every member: True at the first
-    set i and target literal ``targets[t]`` (a row of `dist`, (literals, premises) int16)
-    such that every member ``flat[starts[i] : starts[i] + sizes[i]]`` reaches it and none
-    of them is its premise ``tprem[t]``; False when there is none. A member that does not
-    reach the target ends that set's test at once, so a position without a result costs
-    about one look per (target, set).
+    target literal ``targets[t]`` (a row of `seen`, (literals, words) uint64: the premises
+    reaching each literal, packed) such that some set i has every member ``flat[starts[i] :
+    starts[i] + sizes[i]]`` reaching it and none of them is its premise ``tprem[t]``; False
+    when there is none. Per target only the premises that reach it are looked at (a few per
+    cent of them): each counts one for every set it is a member of, and a set whose count
+    comes to its size proves the target (the target's own premise is not counted, so a set
+    holding it never does).
     """
-    inf = 0x3FFF
+    P = seen.shape[1] * 64  # a bound on the premise indices
+    S = len(starts)
+    for i in range(S):
+        if sizes[i] == 0 and len(targets):
+            return True  # no member to fall short
+    # the sets each premise is a member of
+    ptr = np.zeros(P + 1, dtype=np.int64)
+    for i in range(S):  # (counted over the segments, as filled below)
+        for j in range(starts[i], starts[i] + sizes[i]):
+            ptr[flat[j] + 1] += 1
+    for q in range(P):
+        ptr[q + 1] += ptr[q]
+    fill = ptr[:-1].copy()
+    member_of = np.empty(len(flat), dtype=np.int64)
+    for i in range(S):
+        for j in range(starts[i], starts[i] + sizes[i]):
+            q = flat[j]
+            member_of[fill[q]] = i
+            fill[q] += 1
+    count = np.zeros(S, dtype=np.int64)
+    touched = np.empty(len(flat), dtype=np.int64)
+    one = np.uint64(1)
     for t in range(len(targets)):
-        row = dist[targets[t]]
+        row = targets[t]
         own = tprem[t]
-        for i in range(len(starts)):
-            ok = True
-            for j in range(starts[i], starts[i] + sizes[i]):
-                q = flat[j]
-                if q == own or row[q] >= inf:
-                    ok = False
-                    break
-            if ok:
-                return True
+        nt = 0
+        for w in range(seen.shape[1]):
+            x = seen[row, w]
+            while x:
+                q = w * 64 + trailing_zeros(x)
+                x &= x - one
+                if q == own:
+                    continue
+                for k in range(ptr[q], ptr[q + 1]):
+                    i = member_of[k]
+                    if count[i] == 0:
+                        touched[nt] = i
+                        nt += 1
+                    count[i] += 1
+                    if count[i] == sizes[i]:
+                        return True
+        for k in range(nt):
+            count[touched[k]] = 0
     return False

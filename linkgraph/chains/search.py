@@ -33,6 +33,7 @@ The Steps and their proof graphs are built in `linkgraph.chains.steps`.
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -89,44 +90,49 @@ class ChainSearch:
         P = len(pc)
         self.premise_of = np.full(g.number_of_candidates, -1, dtype=np.int64)
         self.premise_of[pc] = np.arange(P)
-        # predecessor lists (sorted by destination, then source)
+        self.dist, self.depth, self.seen = bfs(L, self.premises, LG.src, LG.dst)  # the edges are sorted by source
+        self._contradictions()
+
+    # ---- predecessor lists (made for the first chain read back: a search that finds nothing needs none)
+    @cached_property
+    def _preds(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        LG = self.graph
+        L = LG.number_of_literals
         # edges are sorted by (src, dst): a stable sort by dst gives (dst, src)
         order = np.argsort(LG.dst.astype(np.int16) if L <= 1 << 15 else LG.dst, kind="stable")
-        self.pred_src = LG.src[order]
-        self.pred_eid = order
-        self.pred_ptr = np.zeros(L + 1, dtype=np.int64)
-        np.cumsum(np.bincount(LG.dst, minlength=L), out=self.pred_ptr[1:])
-        self.dist, self.depth = bfs(LG, self.premises, self.pred_src, LG.dst[order])
-        self._contradictions()
+        ptr = np.zeros(L + 1, dtype=np.int64)
+        np.cumsum(np.bincount(LG.dst, minlength=L), out=ptr[1:])
+        return ptr, LG.src[order], order
+
+    @property
+    def pred_ptr(self) -> np.ndarray:
+        """Where each literal's in-edges start in `pred_src` and `pred_eid` (one entry past the last)."""
+        return self._preds[0]
+
+    @property
+    def pred_src(self) -> np.ndarray:
+        """The sources of the in-edges, by destination, then source."""
+        return self._preds[1]
+
+    @property
+    def pred_eid(self) -> np.ndarray:
+        """The edge ids of the in-edges, in `pred_src` order."""
+        return self._preds[2]
 
     # ---- contradictions ---------------------------------------------------------
     def _contradictions(self) -> None:
         """Each premise's shortest contradiction (`contra_len`, `contra_how`): reaching both
         literals of a node, or every live member of a set X of 3+ members OFF (the sets in
         (size, set) order, so the first minimum is the smallest set, then the lowest), in one
-        compiled pass over the distance table (`linkgraph.chains.kernel.contradictions`)."""
+        compiled pass over the premises that reach them (`linkgraph.chains.kernel.contradictions`);
+        `contra_how` is 0 for a premise without one."""
         LG = self.graph
         P = len(self.premises)
-        g = self.geometry
-        sm = g.set_members
-        lsm = LG.grid.live[sm]
-        cnt = lsm.sum(axis=1)
-        sets = np.flatnonzero(cnt >= 3)
-        sets = sets[np.argsort(cnt[sets], kind="stable")]
-        lsm = lsm[sets]
-        nodes = LG.cand_node[sm[sets][lsm]]  # live members, set by set
-        starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
-        if len(sets) and nodes.min() < 0:  # a member without a node: not a contradiction here
-            ok = np.minimum.reduceat(nodes, starts) >= 0
-            nodes = nodes[np.repeat(ok, cnt[sets])]
-            sets = sets[ok]
-            starts = np.r_[0, np.cumsum(cnt[sets])[:-1]]
         best = np.empty(P, dtype=np.int64)
         how = np.empty(P, dtype=np.int64)
         if P:
-            _kernel().contradictions(self.dist, np.ascontiguousarray(nodes, dtype=np.int64),
-                                    np.ascontiguousarray(starts, dtype=np.int64), cnt[sets].astype(np.int64),
-                                    sets.astype(np.int64), best, how)
+            _kernel().contradictions(self.dist, self.seen, self.geometry.set_members, LG.grid.live,
+                                     LG.cand_node, best, how)
         self.contra_len = np.where(best < INF, best, BIG)
         self.contra_how = how
 
@@ -222,11 +228,12 @@ class ChainSearch:
             # without a contradictory premise a set proves a target exactly when every member
             # reaches it and none is its premise: a compiled test that stops at the first
             # member short of it says whether there is any result before the tables are made
+            # (it counts, per target, only the premises `seen` reaching it)
             # (on the ladder the contradiction rung has just found none: the common case)
             P = len(self.premises)
             targets = np.column_stack((self.premises, self.premises + 1)).ravel()
             tprem = np.repeat(np.arange(P, dtype=np.int64), 2)
-            if not _kernel().set_reaches(self.dist, targets, tprem, flat, starts, sizes):
+            if not _kernel().set_reaches(self.seen, targets, tprem, flat, starts, sizes):
                 return {v: (e, e, e) for v in chosen}
         tl, cost, K = self._cost()
         total = segment_sums(cost, flat, starts, sizes)  # (sets, targets)

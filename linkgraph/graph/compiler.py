@@ -35,12 +35,12 @@ import numpy as np
 
 from linkgraph.errors import check_choice
 from linkgraph.geometry import Geometry
-from linkgraph.grid import Grid
+from linkgraph.grid import Grid, cached
 from linkgraph.graph.als import als_cells
 from linkgraph.graph.compiled import FAMILIES, LiteralGraph, compile_digraph  # the structure, re-exported
 from linkgraph.model import Group
 
-__all__ = ["FAMILIES", "LiteralGraph", "compile_digraph", "compile_grid"]
+__all__ = ["FAMILIES", "LiteralGraph", "compile_digraph", "compile_grid", "grid_als_cells"]
 
 
 # ---- geometry tables (cached per geometry) ----------------------------------
@@ -193,8 +193,9 @@ def compile_grid(
     if "als" in fams and als_max_size >= 2:
         w = min(als_max_size, g.house_cells.shape[1] - 1)
         if w >= 2:
-            found = als_cells(grid, max_size=w, min_size=2)  # by size, then cells: the order of ALS via codes
-            found.setflags(write=False)  # as _NO_ALS: one compiled form of the kernel
+            rows = grid_als_cells(grid, w)  # by size, then cells: the order of ALS via codes
+            found = rows[int((rows[:, 1] >= ncells).sum()) :]  # the one-cell sets come first: 2+ cells
+            found.setflags(write=False)  # as _NO_ALS: one compiled form of the kernel (a view: the rows stay writeable)
     cands, cand_node, gsub, gd, src, dst, prio = literal_edges(
         grid.live, g.set_members, ncells, "cell" in fams, "house" in fams, "group" in fams and len(T.icand0) > 0,
         T.icand0, T.rank, T.house, T.out0, T.pairs, T.shared0, found, grid.cands, g.peer_words,
@@ -216,6 +217,26 @@ def compile_grid(
         cand_node=cand_node,
         als_cells=np.where(found < ncells, found, -1) if len(found) else np.zeros((0, 1), dtype=np.int64),
     )
+
+
+def grid_als_cells(grid: Grid, max_size: int) -> np.ndarray:
+    """The cells of every ALS of 1 to `max_size` cells in `grid` (`linkgraph.graph.als.als_cells`:
+    one row each, smallest first, then by cells), kept per grid.
+
+    The ALS rungs' table (`linkgraph.techniques.als.table`) and `compile_grid` look at the same
+    grid one after the other in a solve's walk; they read one enumeration. The array is shared:
+    nobody writes to it.
+
+    Examples
+    --------
+    >>> grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    >>> rows = lg.graph.compiler.grid_als_cells(grid, 4)
+    >>> rows is lg.graph.compiler.grid_als_cells(grid, 4)
+    True
+    >>> [str(grid.geometry.cell(c)) for c in rows[0].tolist() if c < 81]  # one cell: a bivalue cell
+    ['r2c6']
+    """
+    return cached(("als-cells", max_size), grid, lambda grid: als_cells(grid, max_size=max_size))
 
 
 _NO_ALS = np.zeros((0, 1), dtype=np.int64)

@@ -126,8 +126,10 @@ def test_distances_are_those_of_the_numpy_levels(grid):
     S = chain_search(grid)
     LG = S.graph
     want = bfs_numpy(LG.number_of_literals, S.premises, S.pred_src, LG.dst[S.pred_eid])
-    got = bfs(LG, S.premises, S.pred_src, LG.dst[S.pred_eid])
+    got = bfs(LG.number_of_literals, S.premises, LG.src, LG.dst)
     assert np.array_equal(got[0], want[0]) and got[1] == want[1]
+    assert np.array_equal(S.dist, want[0]) and S.depth == want[1]
+    assert np.array_equal(unpack(got[2], len(S.premises)), want[0] < INF)
     assert (got[0] < INF).sum() > len(S.premises)  # the premises reach more than themselves
 
 
@@ -142,12 +144,58 @@ def test_random_digraphs(seed):
     src, dst = src[order], dst[order]
     premises = np.sort(rng.choice(L, size=min(L, int(rng.integers(1, 200))), replace=False))
 
-    class _G:
-        number_of_literals = L
-
     want = bfs_numpy(L, premises, src, dst)
-    got = bfs(_G, premises, src, dst)
+    by_src = np.lexsort((dst, src))
+    got = bfs(L, premises, src[by_src], dst[by_src])
     assert np.array_equal(got[0], want[0]) and got[1] == want[1]
+
+
+def _hardest_searches():
+    """Chain searches of positions along the solve paths of two hardest-sample puzzles."""
+    lines = list(read_puzzles(corpus_path("hardest_1905_sample"), limit=40))[::20]
+    for line in lines:
+        grid = lg.Grid.parse(line.puzzle)
+        for i, step in enumerate(lg.solve(grid).steps):
+            if i % 15 == 7 and not grid.is_solved():
+                yield chain_search(grid)
+            grid = grid.apply(step)
+
+
+HARDEST = list(_hardest_searches())
+
+
+def test_hardest_positions_are_those_of_the_numpy_levels():
+    """Positions where the ladder reaches the chain rungs, in the puzzles the search is timed on."""
+    assert len(HARDEST) >= 6
+    for S in HARDEST:
+        LG = S.graph
+        want = bfs_numpy(LG.number_of_literals, S.premises, S.pred_src, LG.dst[S.pred_eid])
+        assert np.array_equal(S.dist, want[0]) and S.depth == want[1]
+
+
+@pytest.mark.parametrize("fault", ["reversed-edges", "pointers-by-destination", "targets-shifted"])
+def test_planted_level_faults_fail_the_oracle(fault):
+    """The push reads each source's successors from `ptr` and `out`: wrong ones must show."""
+    from linkgraph.chains import kernel
+
+    with pytest.raises(AssertionError):
+        for S in HARDEST:
+            LG = S.graph
+            L = LG.number_of_literals
+            src, dst = LG.src.astype(np.int64), LG.dst.astype(np.int64)
+            if fault == "reversed-edges":
+                order = np.lexsort((src, dst))
+                src, dst = dst[order], src[order]
+            ptr = np.zeros(L + 1, dtype=np.int64)
+            np.cumsum(np.bincount(dst if fault == "pointers-by-destination" else src, minlength=L), out=ptr[1:])
+            if fault == "targets-shifted":
+                dst = (dst + 2) % L
+            dist = np.full((L, len(S.premises)), INF, dtype=np.int16)
+            dist[S.premises, np.arange(len(S.premises))] = 0
+            seen = np.zeros((L, (len(S.premises) + 63) // 64), dtype=np.uint64)
+            depth = kernel.levels(L, np.ascontiguousarray(S.premises, dtype=np.int64), ptr, dst, dist, seen)
+            want = bfs_numpy(L, S.premises, S.pred_src, LG.dst[S.pred_eid])
+            assert np.array_equal(dist, want[0]) and depth == want[1]
 
 
 def contradictions_numpy(S):
@@ -216,14 +264,50 @@ def _contradiction_grids():
         yield lg.Grid.parse(puzzle, geometry=g)
 
 
+CONTRADICTION_GRIDS = list(_contradiction_grids())
+
+
+def _same_contradictions(S) -> set:
+    """Assert `S`'s contradictions are numpy's (`contra_how` where there is one, 0 elsewhere:
+    numpy's argmin there is a node reached on one side only, which nothing reads); their kinds."""
+    want_len, want_how = contradictions_numpy(S)
+    assert S.contra_len.dtype == want_len.dtype and np.array_equal(S.contra_len, want_len)
+    found = S.contra_len < BIG
+    assert S.contra_how.dtype == want_how.dtype and np.array_equal(S.contra_how[found], want_how[found])
+    assert not S.contra_how[~found].any()
+    return {"node" if h >= 0 else "set" for h in S.contra_how[found].tolist()}
+
+
 def test_contradictions_are_those_of_numpy():
     kinds = set()
-    for grid in _contradiction_grids():
-        S = chain_search(grid)
-        want_len, want_how = contradictions_numpy(S)
-        assert S.contra_len.dtype == want_len.dtype and np.array_equal(S.contra_len, want_len)
-        assert S.contra_how.dtype == want_how.dtype and np.array_equal(S.contra_how, want_how)
-        found = S.contra_len < BIG
-        kinds |= {"node" if h >= 0 else "set" for h in S.contra_how[found].tolist()}
+    for grid in CONTRADICTION_GRIDS:
+        kinds |= _same_contradictions(chain_search(grid))
         kinds.add(grid.geometry.size)
     assert {"node", "set", 16} <= kinds
+    for S in HARDEST:
+        _same_contradictions(S)
+
+
+@pytest.mark.parametrize("fault", ["seen-shifted", "dead-members-live", "off-rows-on"])
+def test_planted_contradiction_faults_fail_the_oracle(monkeypatch, fault):
+    """The scan reads which premises reach what from `seen`, the sets' live members from `live`,
+    and the OFF rows of the members: wrong ones must show."""
+    from linkgraph.chains import kernel, search
+
+    def faulty(dist, seen, sm, live, cand_node, best, how):
+        if fault == "seen-shifted":
+            seen = np.ascontiguousarray(np.roll(seen, 1, axis=1)) if seen.shape[1] > 1 else seen >> np.uint64(1)
+        elif fault == "dead-members-live":
+            live = np.ones_like(live)
+            cand_node = np.where(cand_node >= 0, cand_node, 0)
+        else:  # a set's members read ON: its rows one literal early
+            dist, seen = dist[np.r_[1:len(dist), 0]], seen[np.r_[1:len(seen), 0]]
+        return kernel.contradictions(dist, seen, sm, live, cand_node, best, how)
+
+    class Faulty:
+        contradictions = staticmethod(faulty)
+
+    monkeypatch.setattr(search, "_kernel", lambda: Faulty)
+    with pytest.raises(AssertionError):
+        for grid in CONTRADICTION_GRIDS:
+            _same_contradictions(chain_search(grid))

@@ -558,7 +558,7 @@ def _reaches(S, variants) -> bool:
     sizes = np.diff(np.r_[starts, len(flat)])
     targets = np.column_stack((S.premises, S.premises + 1)).ravel()
     tprem = np.repeat(np.arange(len(S.premises), dtype=np.int64), 2)
-    return bool(set_reaches(S.dist, targets, tprem, flat, starts, sizes))
+    return bool(set_reaches(S.seen, targets, tprem, flat, starts, sizes))
 
 
 def test_set_scores_are_those_of_numpy():
@@ -583,3 +583,35 @@ def test_set_scores_are_those_of_numpy():
             if not contradictory:  # the test alone: a result exactly when it says so
                 assert _reaches(S, variants) == (rows > 0)
     assert min(seen.values()) >= 5, seen
+
+
+@pytest.mark.parametrize("fault", ["on-targets-only", "one-member-short", "words-shifted"])
+def test_planted_set_reaches_faults_fail_the_oracle(monkeypatch, fault):
+    """`set_reaches` against the numpy scoring: a result exactly when it says so. Faults in what
+    it reads (the OFF targets left out, sets one member short, the words of `seen` rotated)
+    must break that. (Counting a target's own premise did not fail on these positions: it
+    needs every other member of a cell or house to reach one member's literal.)"""
+    from linkgraph.chains import kernel
+
+    real = kernel.set_reaches
+
+    def faulty(seen, targets, tprem, flat, starts, sizes):
+        if fault == "on-targets-only":
+            targets, tprem = targets[::2].copy(), tprem[::2].copy()
+        elif fault == "one-member-short":
+            sizes = np.maximum(sizes - 1, 1)
+        else:
+            seen = np.ascontiguousarray(np.roll(seen, 1, axis=1)) if seen.shape[1] > 1 else seen >> np.uint64(1)
+        return real(seen, targets, tprem, flat, starts, sizes)
+
+    monkeypatch.setattr(kernel, "set_reaches", faulty)
+    with pytest.raises(AssertionError):
+        for grid in _scoring_grids():
+            if grid.is_solved():
+                continue
+            S = chain_search(grid)
+            if (S.contra_len < BIG).any():
+                continue
+            for variants in (("cell", "house"), ("cell",), ("house",)):
+                rows = sum(len(r[0]) for r in score_sets_numpy(S, variants).values())
+                assert _reaches(S, variants) == (rows > 0)

@@ -335,3 +335,42 @@ def test_planted_faults_fail_the_oracle(monkeypatch, fault):
     with pytest.raises(AssertionError):
         for grid in POSITIONS:
             same(compile_grid(grid), compile_grid_numpy(grid))
+
+
+# ---- the ALS cells shared with the ALS rungs' table ------------------------------------------
+def test_als_cells_shared_with_the_als_table():
+    """`compile_grid` reads its ALS rows from the per-grid enumeration the ALS table made first
+    (a solve's walk reaches the ALS rungs before the chain search): the same graph as the
+    oracle's own `als_cells(min_size=2)`, and the table's rows are that enumeration."""
+    from linkgraph.techniques.als.table import als_table
+
+    shared = 0
+    for grid in POSITIONS:
+        grid = lg.Grid(grid.geometry, grid.live.copy(), grid.givens, grid.placed)  # a cold cache
+        w = min(4, grid.geometry.house_cells.shape[1] - 1)
+        table = als_table(grid, max_size=w)
+        same(compile_grid(grid), compile_grid_numpy(grid))
+        assert table.cells is compiler.grid_als_cells(grid, w)
+        shared += len(table.cells) > 0
+    assert shared > 20
+
+
+@pytest.mark.parametrize("fault", ["shifted-rows", "cut-one-late"])
+def test_planted_als_row_faults_fail_the_oracle(monkeypatch, fault):
+    real = compiler.grid_als_cells
+
+    def faulty(grid, max_size):
+        rows = real(grid, max_size)
+        if fault == "shifted-rows":
+            return rows[1:]
+        # the first two-cell set padded as a one-cell one: the cut after the one-cell rows is one late
+        ncells = grid.geometry.number_of_cells
+        k = int((rows[:, 1] >= ncells).sum())
+        rows = rows.copy()
+        rows[k:k + 1, 1:] = ncells
+        return rows
+
+    monkeypatch.setattr(compiler, "grid_als_cells", faulty)
+    with pytest.raises(AssertionError):
+        for grid in POSITIONS:
+            same(compile_grid(grid), compile_grid_numpy(grid))

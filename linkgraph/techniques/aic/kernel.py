@@ -5,16 +5,20 @@ its sources' rows, minus the starts that reached it before at that parity. In nu
 was a gather, a segmented OR, a mask and a scatter, some ten calls on arrays of a few
 words, whose fixed cost was most of a level in the small nets of the solve path; here it
 is one loop over the links. The numpy level it replaced is kept in
-tests/techniques/aic/test_kernel.py as its oracle. numba compiles it on first use and
-caches the code beside this file; the search imports this module on its first level.
+tests/techniques/aic/test_kernel.py as its oracle. `packed_pairs` reads a grouped net's
+links off its packed rows (`linkgraph.techniques.aic.net.grouped_net`) instead of finding
+them in the (nodes, nodes) bool matrices; ``nonzero`` on those matrices is kept in the tests
+as its oracle. numba compiles them on first use and caches the code beside this file; the
+search imports this module on its first level.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-__all__ = ["level"]
+__all__ = ["level", "packed_pairs"]
 
 
 @njit(cache=True, nogil=True)
@@ -50,3 +54,34 @@ def level(frontier, v, u, unseen):  # pragma: no cover (compiled; tested against
             for w in range(W):
                 unseen[k, w] ^= reached[k, w]
     return reached, found
+
+
+@njit(cache=True, nogil=True)
+def packed_pairs(rows, N):  # pragma: no cover (compiled; tested against numpy)
+    """The (row v, column u) of every set bit of `rows` ((N, words) uint64, bit u of row v:
+    bit u % 64 of word u // 64), columns below N only, by row then column: ``np.nonzero`` of
+    the unpacked (N, N) matrix, read off the words (a net's rows hold a few per cent)."""
+    R, W = rows.shape
+    one = np.uint64(1)
+    n = 0
+    for v in range(R):
+        for w in range(W):
+            x = rows[v, w]
+            while x:
+                if w * 64 + trailing_zeros(x) < N:
+                    n += 1
+                x &= x - one
+    vs = np.empty(n, dtype=np.intp)
+    us = np.empty(n, dtype=np.intp)
+    k = 0
+    for v in range(R):
+        for w in range(W):
+            x = rows[v, w]
+            while x:
+                u = w * 64 + trailing_zeros(x)
+                x &= x - one
+                if u < N:
+                    vs[k] = v
+                    us[k] = u
+                    k += 1
+    return vs, us

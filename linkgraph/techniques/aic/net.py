@@ -339,23 +339,40 @@ def grouped_net(grid: Grid) -> Net:
     sees_all[node, cand] = True
     net = Net(g, members, unpack(strong, N), unpack(weak, N), sees_all, table)
     net.sight = node, cand  # the cached property, filled in
+    from linkgraph.techniques.aic.kernel import packed_pairs  # noqa: PLC0415 (numba: loaded on first use)
+
+    net.preds = {True: packed_pairs(strong, N), False: packed_pairs(weak, N)}  # as `sight`, off the words
     return net
 
 
 def strong_part(net: Net) -> Net:
     """The net of the nodes of `net` with a strong link, in their order (the other nodes are on
-    no chain: see `candidate_net`)."""
+    no chain: see `candidate_net`).
+
+    Built from the links' pairs (`Net.preds`, which `grouped_net` fills in off its packed
+    rows) renumbered, rather than by cutting the (nodes, nodes) matrices down: the part's
+    pairs come out by target, then source, as they go in, and are its `preds`."""
     N = len(net.members)
-    keep = np.flatnonzero(net.strong @ np.ones(N, dtype=bool))
+    links = net.preds
+    has = np.zeros(N, dtype=bool)
+    has[links[True][0]] = True
+    keep = np.flatnonzero(has)
+    K = len(keep)
+    number = np.full(N, -1, dtype=np.intp)
+    number[keep] = np.arange(K)
+    preds, dense = {}, {}
+    for kind, (v, u) in links.items():
+        v, u = number.take(v), number.take(u)
+        kept = (v >= 0) & (u >= 0)
+        preds[kind] = v[kept], u[kept]
+        dense[kind] = np.zeros((K, K), dtype=bool)
+        dense[kind][preds[kind]] = True
     members = net.members
     sub = Net(net.geometry, members.take(keep) if isinstance(members, Members) else [members[i] for i in keep.tolist()],
-               net.strong.take(keep, axis=0).take(keep, axis=1), net.weak.take(keep, axis=0).take(keep, axis=1),
-               net.sees_all.take(keep, axis=0), None if net.table is None else net.table.take(keep, axis=0))
-    number = np.full(N, -1, dtype=np.intp)
-    number[keep] = np.arange(len(keep))
+              dense[True], dense[False], net.sees_all.take(keep, axis=0), None if net.table is None else net.table.take(keep, axis=0))
+    sub.preds = preds  # the cached property, filled in
     node, cand = net.sight
     node = number.take(node)
     kept = node >= 0
     sub.sight = node[kept], cand[kept]  # the cached property, filled in
     return sub
-

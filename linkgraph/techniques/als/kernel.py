@@ -14,6 +14,12 @@ its packed sight tables (what each start and end turns OFF, which starts share a
 with each end) in one pass; the numpy `als_net` it replaced (some seventy calls per grid)
 is kept in tests/techniques/als/test_net_kernel.py as its oracle.
 
+`blossom_any` says whether a grid has a death blossom to look at (a stem whose every digit
+has a petal, and a live z outside the stem seeing all z of one petal per stem digit) before
+the death-blossom rung makes its numpy tables; that rung's numpy test (``hit.any()``) is
+kept in tests/techniques/als/test_xz.py as its oracle. `xy_wing_any` and `xz_any` do the same
+for the ALS-XY-wing and ALS-XZ rungs (their numpy triples and pairs are the oracles there).
+
 numba compiles them on first use and caches the code beside this file; the table and the
 net import this module on their first build.
 """
@@ -24,7 +30,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-__all__ = ["als_net_parts", "table_build"]
+__all__ = ["als_net_parts", "blossom_any", "table_build", "xy_wing_any", "xz_any"]
 
 
 @njit(cache=True, nogil=True)
@@ -484,3 +490,115 @@ def als_net_parts(cands, set_cells, selfsee, seeall, restricted_words, gcells, g
         if o >= 0:
             twin[v] = o + M + K
     return ai, ad, mem_tab, out_sv, out_su, out_wv, out_wu, start_sees, end_sees, hits, twin
+
+
+@njit(cache=True, nogil=True)
+def blossom_any(sd, si, sc, cands, seeall, stem_max):  # pragma: no cover (compiled; tested against numpy)
+    """Whether some stem cell has a death blossom to look at: `sd`, `si`, `sc` are the ALS
+    table's `sight` (digit d, set i, cell c: live c#d outside set i seeing every d of it, so
+    c holds d); a stem c with 2 to `stem_max` digits needs such a petal i for each of its
+    digits d, and some z it does not hold whose live places include one seeing every z of
+    some petal of each d (`seeall` (digits, sets, words): the cells seeing all z of a set,
+    packed). True at the first such stem and z."""
+    ncells, n = cands.shape
+    W = seeall.shape[2]
+    pops = np.zeros(ncells, dtype=np.int64)
+    for c in range(ncells):
+        for z in range(n):
+            if cands[c, z]:
+                pops[c] += 1
+    # per (stem, d): the OR over its petals of the cells seeing all z, for every z
+    slot = np.full((ncells, n), -1, dtype=np.int64)
+    m = 0
+    for k in range(len(sc)):
+        c, d = sc[k], sd[k]
+        if 2 <= pops[c] <= stem_max and slot[c, d] < 0:
+            slot[c, d] = m
+            m += 1
+    reach = np.zeros((m, n, W), dtype=np.uint64)
+    for k in range(len(sc)):
+        r = slot[sc[k], sd[k]]
+        if r >= 0:
+            i = si[k]
+            for z in range(n):
+                for w in range(W):
+                    reach[r, z, w] |= seeall[z, i, w]
+    live = np.zeros((n, W), dtype=np.uint64)  # per digit, its live cells
+    for c in range(ncells):
+        for z in range(n):
+            if cands[c, z]:
+                live[z, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    for c in range(ncells):
+        if pops[c] < 2 or pops[c] > stem_max:
+            continue
+        covered = True
+        for d in range(n):
+            if cands[c, d] and slot[c, d] < 0:
+                covered = False
+                break
+        if not covered:
+            continue
+        for z in range(n):
+            if cands[c, z]:
+                continue
+            for w in range(W):
+                t = live[z, w]
+                for d in range(n):
+                    if cands[c, d]:
+                        t &= reach[slot[c, d], z, w]
+                if t:
+                    return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def xy_wing_any(R, Z, O):  # pragma: no cover (compiled; tested against numpy)
+    """Whether the ALS table has an ALS-XY-wing triple to look at: sets A < C both restricted
+    common with a set B (`R` (sets, sets): the restricted common digits, bit masks), sharing
+    no cell (`O`: overlap), with a digit z in `Z` (A, C) restricted with B on neither side,
+    and not one single restricted digit x both ways. True at the first such triple."""
+    N = len(R)
+    near = np.empty(N, dtype=np.int64)  # the sets restricted common with b, ascending
+    for b in range(N):
+        m = 0
+        for a in range(N):
+            if R[b, a] != 0:
+                near[m] = a
+                m += 1
+        for i in range(m):
+            a = near[i]
+            ra = R[b, a]
+            for j in range(i + 1, m):
+                c = near[j]
+                rc = R[b, c]
+                if Z[a, c] == 0 or O[a, c]:
+                    continue
+                if Z[a, c] & ~ra & ~rc and not (ra == rc and (ra & (ra - 1)) == 0):
+                    return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def xz_any(R, Z, own):  # pragma: no cover (compiled; tested against numpy)
+    """Whether the ALS table has an ALS-XZ pair to look at: sets i < j restricted common
+    (`R`, bit masks) either on one digit x with a digit z of `Z` (i, j) besides it, or on two
+    or more digits with a target in sight: a z of `Z` among the first two, a digit outside
+    them that either set sees from outside (`own`: per set, those digits), or a third
+    restricted digit. True at the first such pair."""
+    N = len(R)
+    for i in range(N):
+        for j in range(i + 1, N):
+            r = R[i, j]
+            if r == 0:
+                continue
+            z = Z[i, j]
+            low = r & -r
+            rest = r ^ low
+            if rest == 0:
+                if z & ~r:
+                    return True
+                continue
+            pair = low | (rest & -rest)
+            if (z & pair) or (own[i] & ~pair) or (own[j] & ~pair) or (r ^ pair):
+                return True
+    return False

@@ -35,7 +35,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from linkgraph.graph.als import DEFAULT_ALS_MAX_SIZE, als_cells, cell_bits
+from linkgraph.graph.als import DEFAULT_ALS_MAX_SIZE, cell_bits
+from linkgraph.graph.compiler import grid_als_cells
 from linkgraph.bitops import bits, to_ints
 from linkgraph.errors import OptionError
 from linkgraph.geometry import Geometry
@@ -88,7 +89,7 @@ class AlsTable:
 
         self.grid = grid
         self.digit_cells = tuple(cell_bits(grid.cands))
-        self.cells = als_cells(grid, max_size=max_size)
+        self.cells = grid_als_cells(grid, max_size)  # kept per grid: the chain search's compiled graph reads it too
         (self.has, self.places, self.seeall, d, i, x, self.selfsee, self.overlap, self.restricted,
          self.restricted_words, self.zsee) = table_build(grid.cands, self.cells, _peer_words(grid.geometry))
         self.sight = d, i, x

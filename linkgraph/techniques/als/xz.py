@@ -277,7 +277,11 @@ def als_xz(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     >>> all(s.technique == "als-xz" for s in lg.techniques.als.xz.als_xz(grid))
     True
     """
+    from linkgraph.techniques.als.kernel import xz_any  # noqa: PLC0415 (numba: loaded on first use)
+
     table = als_table(grid, max_size=max_size)
+    if not xz_any(table.restricted, table.zsee, table.selfsee):
+        return  # (the compiled test says whether the pairs below hold one: mostly not)
     # the pairs i < j with a restricted common digit (by i, then j; the other pairs eliminate nothing)
     N = len(table)
     flat = np.flatnonzero(table.restricted != 0)
@@ -349,8 +353,12 @@ def als_xy_wings(grid: Grid, *, max_size: int = ALS_MAX_SIZE) -> Iterator[Step]:
     >>> all(s.technique == "als-xy-wing" for s in lg.techniques.als.xz.als_xy_wings(grid))
     True
     """
+    from linkgraph.techniques.als.kernel import xy_wing_any  # noqa: PLC0415 (numba: loaded on first use)
+
     table = als_table(grid, max_size=max_size)
     R, Z, O = table.restricted, table.zsee, table.overlap
+    if not xy_wing_any(R, Z, O):
+        return  # (the compiled test says whether the triples below hold one: mostly not)
     # B restricted with A < C: every two sets restricted with one B (R is symmetric), as (b, a) and (b, c)
     bv, av = nonzero2(R != 0)  # by b, then a
     later = np.searchsorted(bv, bv, side="right") - np.arange(len(bv)) - 1  # links of b after this one
@@ -434,9 +442,11 @@ def death_blossoms(grid: Grid, *, max_size: int = ALS_MAX_SIZE, stem_max: int = 
     >>> all(s.technique == "death-blossom" for s in lg.techniques.als.xz.death_blossoms(grid))
     True
     """
+    from linkgraph.techniques.als.kernel import blossom_any  # noqa: PLC0415 (numba: loaded on first use)
+
     table = als_table(grid, max_size=max_size)
-    if not len(table):
-        return
+    if not len(table) or not blossom_any(*table.sight, grid.cands, table.seeall, stem_max):
+        return  # (the compiled test says whether the tables below find a stem and z: mostly not)
     n = grid.geometry.size
     pops = grid.cands.sum(axis=1)
     # petals: (stem s, digit d, set i), by s, d, i: the stem holds d, and every d of set i sees it

@@ -136,3 +136,49 @@ def test_one_level_by_hand():
     assert unseen[:, 0].tolist() == [0b11, 0b11, 0b10, 0b01]
     reached, found = level(np.zeros_like(frontier), v, u, unseen)
     assert not found and unseen[:, 0].tolist() == [0b11, 0b11, 0b10, 0b01]
+
+
+# ---- the grouped net's links read off its packed rows ----------------------------------------
+def _grouped_nets():
+    from tests.narrowings import narrowings
+
+    for grid in narrowings(9, top95=6, rounds=3, start=True):  # the starts: every geometry unsolved
+        if not grid.is_solved():
+            yield grouped_net(grid)
+
+
+GROUPED = list(_grouped_nets())
+
+
+def _same_preds(net) -> None:
+    for kind, matrix in ((True, net.strong), (False, net.weak)):
+        want = np.nonzero(matrix)  # the former `Net.preds`: the links off the dense matrix
+        got = net.preds[kind]
+        assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(got, want)), kind
+
+
+def test_grouped_net_links_are_those_of_the_matrices():
+    sizes = set()
+    for net in GROUPED:
+        _same_preds(net)
+        sizes.add((net.geometry.size, len(net.members) > 64))
+    assert {(9, True), (16, True), (4, False)} <= sizes
+
+
+@pytest.mark.parametrize("fault", ["bit-one-off", "last-word-dropped", "columns-unbounded"])
+def test_planted_packed_pair_faults_fail_the_oracle(monkeypatch, fault):
+    from linkgraph.techniques.aic import kernel
+
+    real = kernel.packed_pairs
+
+    def faulty(rows, N):
+        if fault == "bit-one-off":
+            return real(rows << np.uint64(1), N)
+        if fault == "last-word-dropped":
+            return real(np.ascontiguousarray(rows[:, :-1]) if rows.shape[1] > 1 else rows & np.uint64(0), N)
+        return real(rows | np.uint64(1 << 63), 1 << 20)  # bits past the last node read as links
+
+    monkeypatch.setattr(kernel, "packed_pairs", faulty)
+    with pytest.raises(AssertionError):
+        for net in _grouped_nets():
+            _same_preds(net)

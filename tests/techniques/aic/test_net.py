@@ -97,6 +97,8 @@ def assert_same(net, want) -> None:
     else:
         assert net.table.shape == table.shape and np.array_equal(net.table, table)
     assert all(np.array_equal(x, y) for x, y in zip(net.sight, np.nonzero(sees_all)))
+    for kind, links in ((True, strong), (False, weak)):  # the links as the search reads them
+        assert all(x.dtype == y.dtype and np.array_equal(x, y) for x, y in zip(net.preds[kind], np.nonzero(links))), kind
     # hits: a pair of nodes with a candidate seeing both; a node and itself when it is one candidate
     N = len(members)
     common = (sees_all.astype(np.float64) @ sees_all.T.astype(np.float64)) > 0
@@ -125,6 +127,18 @@ def assert_nets(grid: lg.Grid) -> None:
     assert_same(candidate_net(grid, "x", digit_major=True), reference_candidate_net(grid, "x", digit_major=True))
     assert_same(candidate_net(grid, "x", 2), reference_candidate_net(grid, "x", 2))
     assert_same(candidate_net(grid, "xy", 2), reference_candidate_net(grid, "xy", 2))
+
+
+@pytest.mark.parametrize("fault", ["weak-link-lost", "strong-sources-shifted"])
+def test_planted_strong_part_faults_fail_the_reference(fault):
+    """`strong_part` builds its part from the whole net's link pairs: wrong pairs must show."""
+    grid = lg.prepare(lg.Grid.parse(lg.samples.GNPX_FORCECHAIN))
+    net = grouped_net(grid)
+    v, u = net.preds[False] if fault == "weak-link-lost" else net.preds[True]
+    bad = (v[:-1], u[:-1]) if fault == "weak-link-lost" else (v, np.roll(u, 1))
+    net.preds = dict(net.preds) | {fault == "strong-sources-shifted": bad}
+    with pytest.raises(AssertionError):
+        assert_same(aicnet.strong_part(net), reference_strong_part(reference_grouped_net(grid)))
 
 
 def test_nets_match_reference_on_top95(corpus):

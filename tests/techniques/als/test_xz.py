@@ -396,3 +396,189 @@ def test_sound_on_variants(name):
         for tech in FINDERS:
             found += check_sound(list(FINDERS[tech](grid)), sol, grid)
     assert found > 0
+
+
+# ---- the compiled early test of the death-blossom rung ---------------------------------------
+def blossom_hit_numpy(grid: lg.Grid, max_size: int = alsets.ALS_MAX_SIZE, stem_max: int = alsets.STEM_MAX) -> bool:
+    """Whether `death_blossoms`' numpy tables find a stem and z (its ``hit.any()``), as the rung
+    computed it before `blossom_any` (linkgraph.techniques.als.kernel) was asked first."""
+    import numpy as np
+
+    from linkgraph.bitops import pack
+
+    table = alsets.als_table(grid, max_size=max_size)
+    if not len(table):
+        return False
+    n = grid.geometry.size
+    pops = grid.cands.sum(axis=1)
+    d, i, s = table.sight
+    ok = (pops[s] >= 2) & (pops[s] <= stem_max)
+    d, i, s = d[ok], i[ok], s[ok]
+    order = np.argsort((s * n + d) * len(table) + i)
+    d, i, s = d[order], i[order], s[order]
+    if not len(s):
+        return False
+    group = np.flatnonzero(np.concatenate(([True], (s[1:] != s[:-1]) | (d[1:] != d[:-1]))))
+    by_set = np.ascontiguousarray(table.seeall.transpose(1, 0, 2))
+    reach = np.bitwise_or.reduceat(by_set.take(i, axis=0), group, axis=0)
+    gs = s[group]
+    first = np.flatnonzero(np.concatenate(([True], gs[1:] != gs[:-1])))
+    stems = gs[first]
+    covered = np.diff(np.append(first, len(gs))) == pops[stems]
+    targets = np.bitwise_and.reduceat(reach, first, axis=0) & pack(grid.cands.T)[None]
+    hit = targets.any(axis=2) & covered[:, None] & ~grid.cands[stems]
+    return bool(hit.any())
+
+
+def _blossom_grids():
+    from tests.narrowings import narrowings
+
+    for grid in narrowings(11, top95=30, rounds=4, start=True, drop=3):
+        if not grid.is_solved():
+            yield grid
+
+
+BLOSSOM_GRIDS = list(_blossom_grids())
+
+
+def _blossom_any(grid, stem_max=alsets.STEM_MAX, fault=None):
+    import numpy as np
+
+    from linkgraph.techniques.als.kernel import blossom_any
+
+    table = alsets.als_table(grid)
+    if not len(table):
+        return False
+    d, i, c = table.sight
+    seeall, cands = table.seeall, grid.cands
+    if fault == "digits-rotated":
+        seeall = np.ascontiguousarray(np.roll(seeall, 1, axis=0))
+    elif fault == "stems-moved":
+        c = (c + 1) % grid.geometry.number_of_cells
+    elif fault == "stem-digit-ignored":
+        cands = cands.copy()
+        cands[:, 0] = False
+    return bool(blossom_any(d, i, c, cands, seeall, stem_max))
+
+
+def test_blossom_any_is_the_numpy_test():
+    found = 0
+    for grid in BLOSSOM_GRIDS:
+        want = blossom_hit_numpy(grid)
+        assert _blossom_any(grid) == want
+        assert _blossom_any(grid, stem_max=2) == blossom_hit_numpy(grid, stem_max=2)
+        found += want
+    assert 5 <= found < len(BLOSSOM_GRIDS)  # both answers occur
+
+
+@pytest.mark.parametrize("fault", ["digits-rotated", "stems-moved", "stem-digit-ignored"])
+def test_planted_blossom_faults_fail_the_oracle(fault):
+    with pytest.raises(AssertionError):
+        for grid in BLOSSOM_GRIDS:
+            assert _blossom_any(grid, fault=fault) == blossom_hit_numpy(grid)
+
+
+def xy_triples_numpy(grid: lg.Grid) -> int:
+    """How many (A, B, C, z-set) rows `als_xy_wings`' numpy triples keep (its ``keep``), as the
+    rung computed them before `xy_wing_any` (linkgraph.techniques.als.kernel) was asked first."""
+    import numpy as np
+
+    from linkgraph.bitops import nonzero2
+
+    table = alsets.als_table(grid)
+    R, Z, O = table.restricted, table.zsee, table.overlap
+    bv, av = nonzero2(R != 0)
+    later = np.searchsorted(bv, bv, side="right") - np.arange(len(bv)) - 1
+    e1 = np.repeat(np.arange(len(bv)), later)
+    e2 = e1 + 1 + np.arange(len(e1)) - np.repeat(np.cumsum(later) - later, later)
+    N = len(R)
+    ac, ba, bc = av[e1] * N + av[e2], bv[e1] * N + av[e1], bv[e1] * N + av[e2]
+    ok = np.flatnonzero((Z.take(ac) != 0) & ~O.take(ac))
+    ac, ba, bc = ac[ok], ba[ok], bc[ok]
+    ra, rc = R.take(ba), R.take(bc)
+    zs = Z.take(ac) & ~ra & ~rc
+    same = (ra == rc) & ((ra & (ra - 1)) == 0)
+    return int(np.count_nonzero((zs != 0) & ~same))
+
+
+def _xy_any(grid, fault=None):
+    import numpy as np
+
+    from linkgraph.techniques.als.kernel import xy_wing_any
+
+    table = alsets.als_table(grid)
+    R, Z, O = table.restricted, table.zsee, table.overlap
+    if fault == "overlap-ignored":
+        O = np.zeros_like(O)
+    elif fault == "z-restricted-kept":
+        R = np.where(R != 0, R & -R, 0)  # only the lowest restricted digit masks z
+    elif fault == "same-digit-kept":
+        R = np.where(R != 0, R | (1 << 40), 0)  # no restricted digit is ever alone
+    return bool(xy_wing_any(R, Z, O))
+
+
+def test_xy_wing_any_is_the_numpy_test():
+    found = 0
+    for grid in BLOSSOM_GRIDS:
+        want = xy_triples_numpy(grid) > 0
+        assert _xy_any(grid) == want
+        found += want
+    assert 5 <= found < len(BLOSSOM_GRIDS)
+
+
+@pytest.mark.parametrize("fault", ["overlap-ignored", "z-restricted-kept", "same-digit-kept"])
+def test_planted_xy_wing_faults_fail_the_oracle(fault):
+    with pytest.raises(AssertionError):
+        for grid in BLOSSOM_GRIDS:
+            assert _xy_any(grid, fault=fault) == (xy_triples_numpy(grid) > 0)
+
+
+def xz_pairs_numpy(grid: lg.Grid) -> int:
+    """How many pairs `als_xz`'s numpy test keeps (its ``useful``), as the rung computed them
+    before `xz_any` (linkgraph.techniques.als.kernel) was asked first."""
+    import numpy as np
+
+    table = alsets.als_table(grid)
+    N = len(table)
+    flat = np.flatnonzero(table.restricted != 0)
+    flat = flat[flat // N < flat % N]
+    first, second = flat // N, flat % N
+    R, Z = table.restricted.take(flat), table.zsee.take(flat)
+    low = R & -R
+    pair = low | ((R ^ low) & -(R ^ low))
+    own = table.selfsee
+    double = ((R ^ low) != 0) & (((Z & pair) != 0) | ((own[first] & ~pair) != 0) | ((own[second] & ~pair) != 0)
+                                 | ((R ^ pair) != 0))
+    return int(np.count_nonzero(double | (((R & (R - 1)) == 0) & ((Z & ~R) != 0))))
+
+
+def _xz_any(grid, fault=None):
+    import numpy as np
+
+    from linkgraph.techniques.als.kernel import xz_any
+
+    table = alsets.als_table(grid)
+    R, Z, own = table.restricted, table.zsee, table.selfsee
+    if fault == "own-ignored":
+        own = np.zeros_like(own)
+    elif fault == "z-unmasked":
+        Z = Z & R  # z only where it is restricted too: the single links' z never counts
+    elif fault == "lower-triangle":
+        R = np.tril(R)  # the pairs read the wrong way round: i > j only
+    return bool(xz_any(np.ascontiguousarray(R), Z, own))
+
+
+def test_xz_any_is_the_numpy_test():
+    found = 0
+    for grid in BLOSSOM_GRIDS:
+        want = xz_pairs_numpy(grid) > 0
+        assert _xz_any(grid) == want
+        found += want
+    assert 5 <= found < len(BLOSSOM_GRIDS)
+
+
+@pytest.mark.parametrize("fault", ["own-ignored", "z-unmasked", "lower-triangle"])
+def test_planted_xz_faults_fail_the_oracle(fault):
+    with pytest.raises(AssertionError):
+        for grid in BLOSSOM_GRIDS:
+            assert _xz_any(grid, fault=fault) == (xz_pairs_numpy(grid) > 0)
