@@ -41,9 +41,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["advance_run", "best_support", "contradiction_options", "derive", "failures", "first_rounds", "group_pairs",
+__all__ = ["advance_run", "best_support", "contradiction_options", "derive", "end_rows", "failures", "first_rounds", "group_pairs",
            "nest_failures", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets",
-           "subnet_best", "subnet_starts", "subnet_outer", "supports_exceed", "weak_parents"]
+           "subnet_best", "subnet_starts", "subnet_outer", "supports_exceed", "verity_double", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -1338,3 +1338,154 @@ def _stacked(news, L, W):  # pragma: no cover
         stack[0, i] = news[2 * i]
         stack[1, i] = news[2 * i + 1]
     return stack
+
+
+# ---- the verity and double conclusions of a search (linkgraph.nets.search) -------------------
+
+@njit(cache=True, nogil=True)
+def end_rows(on_words, off_words, orig, write, out):  # pragma: no cover
+    """Write each branch's end state, transposed, into `out` (branches, 2, ceil(L / 64)): bit
+    ``k`` of ``out[orig[i], 0]`` (ON) and ``out[orig[i], 1]`` (OFF) from bit ``i`` of row
+    ``k`` of one level's end words `on_words` and `off_words` (candidates, W), for each
+    ``i`` with ``write[i]``; 64 candidates by 64 branches at a time (`_transpose64`)."""
+    L, W = on_words.shape
+    n = len(orig)
+    A = np.empty(64, dtype=np.uint64)
+    for f in range(2):
+        words = on_words if f == 0 else off_words
+        for w in range(W):
+            base = w * 64
+            if base >= n:
+                break
+            for kb in range(out.shape[2]):
+                k0 = kb * 64
+                for r in range(64):
+                    A[r] = words[k0 + r, w] if k0 + r < L else np.uint64(0)
+                _transpose64(A)
+                for c in range(min(64, n - base)):
+                    if write[base + c]:
+                        out[orig[base + c], f, kb] = A[c]
+
+
+@njit(cache=True, nogil=True)
+def _transpose64(A):  # pragma: no cover
+    """Transpose the 64 x 64 bit matrix `A` in place: bit j of ``A[i]`` moves to bit i of ``A[j]``
+    (blocks of 32, 16, ..., 1 swapped across the diagonal)."""
+    j = 32
+    m = np.uint64(0x00000000FFFFFFFF)
+    while j:
+        sj = np.uint64(j)
+        for k in range(64):
+            if k & j == 0:
+                t = ((A[k] >> sj) ^ A[k | j]) & m
+                A[k] ^= t << sj
+                A[k | j] ^= t
+        j >>= 1
+        m ^= m << np.uint64(j)
+
+
+@njit(cache=True, nogil=True)
+def verity_double(rows, ok, mem, L, verity, double):  # pragma: no cover
+    """The verity and double conclusions of a search from its branches' end states `rows`
+    (`end_rows`; the branch of ``+k`` is ``k`` and, with `double`, that of ``-k`` is
+    ``L + k``) and `ok` (branches,), the branches that did not fail: for `verity`, each
+    (flag, set, literal) whose literal (candidate ``y``, ON for flag 0, OFF for 1) every
+    member's ON branch of a set with 2 or more members reaches, none of them failed, by
+    flag, then set, then candidate; for `double`, each (candidate ``k``, flag, ``y``) that
+    both branches of ``k`` reach, neither failed, by ``k``, flag, ``y``. As the numpy search
+    (`linkgraph.nets.search._candidates`) lists them, in the same order."""
+    S, width = mem.shape
+    Lw = rows.shape[2]
+    one = np.uint64(1)
+    vf = []
+    vs = []
+    vy = []
+    acc = np.zeros(Lw, dtype=np.uint64)
+    if verity:
+        good = np.zeros(S, dtype=np.bool_)
+        for s in range(S):
+            n = 0
+            fine = True
+            for c in range(width):
+                m = mem[s, c]
+                if m >= L:
+                    break
+                n += 1
+                if not ok[m]:
+                    fine = False
+            good[s] = fine and n >= 2
+        for f in range(2):
+            for s in range(S):
+                if not good[s]:
+                    continue
+                for q in range(Lw):
+                    acc[q] = ~np.uint64(0)
+                for c in range(width):
+                    m = mem[s, c]
+                    if m >= L:
+                        break
+                    for q in range(Lw):
+                        acc[q] &= rows[m, f, q]
+                for q in range(Lw):
+                    x = acc[q]
+                    while x:
+                        low = x & (~x + one)
+                        y = q * 64 + _bit_index(low)
+                        if y < L:
+                            vf.append(f)
+                            vs.append(s)
+                            vy.append(y)
+                        x ^= low
+    dk = []
+    df = []
+    dy = []
+    if double:
+        for k in range(L):
+            if not (ok[k] and ok[L + k]):
+                continue
+            for f in range(2):
+                for q in range(Lw):
+                    x = rows[k, f, q] & rows[L + k, f, q]
+                    while x:
+                        low = x & (~x + one)
+                        y = q * 64 + _bit_index(low)
+                        if y < L:
+                            dk.append(k)
+                            df.append(f)
+                            dy.append(y)
+                        x ^= low
+    v = np.empty((3, len(vf)), dtype=np.int64)
+    for i in range(len(vf)):
+        v[0, i] = vf[i]
+        v[1, i] = vs[i]
+        v[2, i] = vy[i]
+    d = np.empty((3, len(dk)), dtype=np.int64)
+    for i in range(len(dk)):
+        d[0, i] = dk[i]
+        d[1, i] = df[i]
+        d[2, i] = dy[i]
+    return v, d
+
+
+@njit(cache=True, nogil=True)
+def _bit_index(low):  # pragma: no cover
+    """The index of the one bit set in `low`."""
+    i = 0
+    if low >> np.uint64(32):
+        i += 32
+        low >>= np.uint64(32)
+    if low >> np.uint64(16):
+        i += 16
+        low >>= np.uint64(16)
+    if low >> np.uint64(8):
+        i += 8
+        low >>= np.uint64(8)
+    if low >> np.uint64(4):
+        i += 4
+        low >>= np.uint64(4)
+    if low >> np.uint64(2):
+        i += 2
+        low >>= np.uint64(2)
+    if low >> np.uint64(1):
+        i += 1
+    return i
