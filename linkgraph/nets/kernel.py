@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["advance_run", "best_support", "contradiction_options", "derive", "end_rows", "failures", "first_rounds", "group_pairs",
-           "nest_failures", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets",
+           "nest_failures", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets", "structure_tables",
            "subnet_best", "subnet_starts", "subnet_outer", "supports_exceed", "verity_double", "weak_parents"]
 
 
@@ -1489,3 +1489,86 @@ def _bit_index(low):  # pragma: no cover
     if low >> np.uint64(1):
         i += 1
     return i
+
+
+# ---- a structure's candidates and sets (linkgraph.nets.structure.Structure) ------------------
+
+@njit(cache=True, nogil=True)
+def structure_tables(live, sm, cst, n_sets):  # pragma: no cover
+    """The tables `linkgraph.nets.structure.Structure` keeps of a grid, in one call: from the
+    live candidates `live` (candidates,), the members of every set X `sm` (sets, n) and each
+    candidate's sets `cst` (candidates, r) padded with `n_sets`, returns (the kept candidates:
+    live and in a set with another live one, ascending; each candidate's local index, -1
+    for none; the sets holding a kept candidate, ascending; their kept members' local
+    indices ascending, padded with the number kept to the widest; each kept candidate's
+    local sets ascending, padded with the number of sets)."""
+    N = live.shape[0]
+    S_all, n = sm.shape
+    count = np.zeros(S_all, dtype=np.int64)
+    for s in range(S_all):
+        for i in range(n):
+            if live[sm[s, i]]:
+                count[s] += 1
+    keep = np.zeros(N, dtype=np.bool_)
+    for s in range(S_all):
+        if count[s] >= 2:
+            for i in range(n):
+                keep[sm[s, i]] = True
+    L = 0
+    for k in range(N):
+        keep[k] = keep[k] and live[k]
+        if keep[k]:
+            L += 1
+    cands = np.empty(L, dtype=np.int32)
+    local = np.full(N, -1, dtype=np.int32)
+    q = 0
+    for k in range(N):
+        if keep[k]:
+            cands[q] = k
+            local[k] = q
+            q += 1
+    set_local = np.full(S_all + 1, -1, dtype=np.int64)
+    nset = 0
+    width = 1
+    for s in range(S_all):
+        m = 0
+        for i in range(n):
+            if keep[sm[s, i]]:
+                m += 1
+        if m:
+            set_local[s] = nset
+            nset += 1
+            width = max(width, m)
+    sets = np.empty(nset, dtype=np.int32)
+    mem = np.full((nset, width), L, dtype=np.int64)
+    for s in range(S_all):
+        j = set_local[s]
+        if j < 0:
+            continue
+        sets[j] = s
+        m = 0
+        for i in range(n):
+            x = sm[s, i]
+            if keep[x]:
+                v = local[x]
+                p = m  # insertion: the members ascending
+                while p > 0 and mem[j, p - 1] > v:
+                    mem[j, p] = mem[j, p - 1]
+                    p -= 1
+                mem[j, p] = v
+                m += 1
+    set_local[S_all] = nset
+    for s in range(S_all):
+        if set_local[s] < 0:
+            set_local[s] = nset
+    r = cst.shape[1]
+    cs = np.empty((L, r), dtype=np.int64)
+    for q in range(L):
+        for i in range(r):
+            v = set_local[cst[cands[q], i]]
+            p = i
+            while p > 0 and cs[q, p - 1] > v:
+                cs[q, p] = cs[q, p - 1]
+                p -= 1
+            cs[q, p] = v
+    return cands, local, sets, mem, cs
