@@ -41,8 +41,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["advance_run", "best_support", "contradiction_options", "derive", "end_rows", "failures", "first_rounds", "group_pairs",
-           "nest_failures", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets", "structure_tables",
+__all__ = ["advance_run", "best_support", "contradiction_options", "derive", "end_rows", "failures", "first_rounds", "group_args", "group_pairs",
+           "nest_failures", "pattern_args", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets", "structure_tables",
            "subnet_best", "subnet_starts", "subnet_outer", "supports_exceed", "verity_double", "weak_parents"]
 
 
@@ -1572,3 +1572,90 @@ def structure_tables(live, sm, cst, n_sets):  # pragma: no cover
                 p -= 1
             cs[q, p] = v
     return cands, local, sets, mem, cs
+
+
+# ---- the locking-pair and pattern arguments of `derive` (linkgraph.nets.engine.Tables) -------
+
+@njit(cache=True, nogil=True)
+def _by_target(src, dst, L):  # pragma: no cover
+    """(src, dst) pairs stably sorted by `dst` (candidates below `L`): a counting sort."""
+    count = np.zeros(L + 1, dtype=np.int64)
+    for q in range(len(dst)):
+        count[dst[q] + 1] += 1
+    for k in range(L):
+        count[k + 1] += count[k]
+    s = np.empty(len(src), dtype=np.int64)
+    d = np.empty(len(dst), dtype=np.int64)
+    for q in range(len(dst)):
+        i = count[dst[q]]
+        count[dst[q]] += 1
+        s[i] = src[q]
+        d[i] = dst[q]
+    return s, d
+
+
+@njit(cache=True, nogil=True)
+def group_args(optr, oval, pb, kb, L):  # pragma: no cover
+    """`linkgraph.nets.engine.Tables.kernel_groups` from a structure's locking pairs as
+    `group_pairs` gives them: per pair whether A lies inside B, the pairs with members of A
+    outside B, those members end to end with where each pair's start (and one past the
+    last), and the (pair, candidate of B outside A) pairs stably sorted by candidate."""
+    P = len(optr) - 1
+    always = np.zeros(P, dtype=np.bool_)
+    n = 0
+    for p in range(P):
+        if optr[p + 1] == optr[p]:
+            always[p] = True
+        else:
+            n += 1
+    nonempty = np.empty(n, dtype=np.int64)
+    ends = np.empty(n + 1, dtype=np.int64)
+    q = 0
+    for p in range(P):
+        if not always[p]:
+            nonempty[q] = p
+            ends[q] = optr[p]
+            q += 1
+    ends[n] = len(oval)
+    idx = np.empty(len(oval), dtype=np.int64)
+    for i in range(len(oval)):
+        idx[i] = oval[i]
+    src, dst = _by_target(pb, kb, L)
+    return always, nonempty, idx, ends, src, dst
+
+
+@njit(cache=True, nogil=True)
+def pattern_args(a_cols, a_rows, owner, sizes, t_cols, t_ks, P, L):  # pragma: no cover
+    """`linkgraph.nets.engine.Tables.kernel_patterns` from a structure's patterns as `patterns`
+    gives them: the cover columns' base members end to end (the A rows, sorted by column)
+    with where each column starts (and one past the last), each pattern's columns ascending
+    padded with the column count, the two-base flags, the column owners, and the (column,
+    target) pairs stably sorted by target."""
+    K = len(owner)
+    ends = np.zeros(K + 1, dtype=np.int64)
+    for q in range(len(a_cols)):
+        ends[a_cols[q] + 1] += 1
+    for c in range(K):
+        ends[c + 1] += ends[c]
+    idx = np.empty(len(a_rows), dtype=np.int64)
+    for q in range(len(a_rows)):
+        idx[q] = a_rows[q]
+    counts = np.zeros(P, dtype=np.int64)
+    for c in range(K):
+        counts[owner[c]] += 1
+    width = 1
+    for p in range(P):
+        width = max(width, counts[p])
+    pcols = np.full((P, width), K, dtype=np.int64)
+    fill = np.zeros(P, dtype=np.int64)
+    own = np.empty(K, dtype=np.int64)
+    for c in range(K):  # columns ascending: each pattern's in order
+        p = owner[c]
+        pcols[p, fill[p]] = c
+        fill[p] += 1
+        own[c] = p
+    small = np.empty(P, dtype=np.bool_)
+    for p in range(P):
+        small[p] = sizes[p] < 2.5
+    src, dst = _by_target(t_cols, t_ks, L)
+    return idx, ends, pcols, small, own, src, dst

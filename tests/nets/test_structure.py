@@ -464,3 +464,32 @@ def test_a_structure_of_a_solved_grid_is_empty():
     st = Structure(solved)  # every set holds one live candidate: none is kept
     assert st.size == 0 and len(st.sets) == 0 and st.mem_pad.shape == (0, 1) and st.cs_pad.shape[0] == 0
     assert (st.local == -1).all()
+
+
+def _kernel_args_from_tables(tb) -> tuple:
+    """`Tables.kernel_groups` and `kernel_patterns` as they were built from `Tables.groups`
+    and `Tables.patterns` (numpy sorts and concatenations): the oracle of `kernel.group_args`
+    and `kernel.pattern_args`."""
+    nonempty, always, idx, start, (src, dst, _, _) = tb.groups
+    groups = (np.ascontiguousarray(always, dtype=bool), nonempty, idx.astype(np.int64),
+              np.r_[start, len(idx)].astype(np.int64), src.astype(np.int64), dst.astype(np.int64))
+    patterns = None
+    if tb._patterns is not None and tb._patterns["P"]:
+        idx, start, pcols, small, owner, (src, dst, _, _) = tb.patterns
+        patterns = (idx.astype(np.int64), np.r_[start, len(idx)].astype(np.int64), np.ascontiguousarray(pcols),
+                    np.ascontiguousarray(small, dtype=bool), owner.astype(np.int64), src.astype(np.int64),
+                    dst.astype(np.int64))
+    return groups, patterns
+
+
+@pytest.mark.parametrize("grid", list(_positions()), ids=lambda grid: grid.geometry.name)
+def test_the_kernel_arguments_are_those_of_the_numpy_tables(grid):
+    st = Structure(grid, depth=2)
+    tb = st.tables
+    groups, patterns = _kernel_args_from_tables(tb)
+    for x, y in zip(tb.kernel_groups, groups, strict=True):
+        assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y)
+    if patterns is not None:
+        for x, y in zip(tb.kernel_patterns, patterns, strict=True):
+            assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y)
+    assert patterns is not None or grid.is_solved() or st.size < 20
