@@ -77,21 +77,26 @@ class Tables:
     @cached_property
     def kernel_groups(self) -> tuple:
         """`groups` as `linkgraph.nets.kernel.derive` reads them: (always, nonempty, members,
-        starts with one past the end, source pairs, target candidates)."""
-        nonempty, always, idx, start, (src, dst, _, _) = self.groups
-        ends = np.r_[start, len(idx)].astype(np.int64)
-        return (np.ascontiguousarray(always, dtype=bool), nonempty, idx.astype(np.int64), ends,
-                src.astype(np.int64), dst.astype(np.int64))
+        starts with one past the end, source pairs, target candidates), in one compiled call
+        (`linkgraph.nets.kernel.group_args`; built from `groups`, they are its oracle in
+        tests/nets/test_structure.py)."""
+        ptr, idx = self._groups["outA_flat"]
+        ps, ks = self._groups["outB"]
+        return kernels().group_args(np.asarray(ptr, dtype=np.int64), np.asarray(idx, dtype=np.int64),
+                                    np.asarray(ps, dtype=np.int64), np.asarray(ks, dtype=np.int64), self.L)
 
     @cached_property
     def kernel_patterns(self) -> tuple:
         """`patterns` as `linkgraph.nets.kernel.derive` reads them: (members, starts with one
         past the end, columns per pattern, two-base flags, column owners, source columns,
-        target candidates)."""
-        idx, start, pcols, small, owner, (src, dst, _, _) = self.patterns
-        return (idx.astype(np.int64), np.r_[start, len(idx)].astype(np.int64), np.ascontiguousarray(pcols),
-                np.ascontiguousarray(small, dtype=bool), owner.astype(np.int64), src.astype(np.int64),
-                dst.astype(np.int64))
+        target candidates), in one compiled call (`linkgraph.nets.kernel.pattern_args`; built
+        from `patterns`, they are its oracle in tests/nets/test_structure.py)."""
+        pt = self._patterns
+        (cc, kk), (cols, ks) = pt["A"], pt["T"]
+        return kernels().pattern_args(np.asarray(cc, dtype=np.int64), np.asarray(kk, dtype=np.int64),
+                                      np.asarray(pt["owner"], dtype=np.int64), np.asarray(pt["sizes"]),
+                                      np.asarray(cols, dtype=np.int64), np.asarray(ks, dtype=np.int64), pt["P"],
+                                      self.L)
 
     @cached_property
     def patterns(self):

@@ -41,9 +41,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["advance_run", "best_support", "contradiction_options", "derive", "failures", "first_rounds", "group_pairs",
-           "nest_failures", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets",
-           "subnet_best", "subnet_starts", "subnet_outer", "supports_exceed", "weak_parents"]
+__all__ = ["advance_run", "best_support", "contradiction_options", "derive", "end_rows", "failures", "first_rounds", "group_args", "group_pairs",
+           "nest_failures", "pattern_args", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets", "structure_tables",
+           "subnet_best", "subnet_starts", "subnet_outer", "supports_exceed", "verity_double", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -1338,3 +1338,324 @@ def _stacked(news, L, W):  # pragma: no cover
         stack[0, i] = news[2 * i]
         stack[1, i] = news[2 * i + 1]
     return stack
+
+
+# ---- the verity and double conclusions of a search (linkgraph.nets.search) -------------------
+
+@njit(cache=True, nogil=True)
+def end_rows(on_words, off_words, orig, write, out):  # pragma: no cover
+    """Write each branch's end state, transposed, into `out` (branches, 2, ceil(L / 64)): bit
+    ``k`` of ``out[orig[i], 0]`` (ON) and ``out[orig[i], 1]`` (OFF) from bit ``i`` of row
+    ``k`` of one level's end words `on_words` and `off_words` (candidates, W), for each
+    ``i`` with ``write[i]``; 64 candidates by 64 branches at a time (`_transpose64`)."""
+    L, W = on_words.shape
+    n = len(orig)
+    A = np.empty(64, dtype=np.uint64)
+    for f in range(2):
+        words = on_words if f == 0 else off_words
+        for w in range(W):
+            base = w * 64
+            if base >= n:
+                break
+            for kb in range(out.shape[2]):
+                k0 = kb * 64
+                for r in range(64):
+                    A[r] = words[k0 + r, w] if k0 + r < L else np.uint64(0)
+                _transpose64(A)
+                for c in range(min(64, n - base)):
+                    if write[base + c]:
+                        out[orig[base + c], f, kb] = A[c]
+
+
+@njit(cache=True, nogil=True)
+def _transpose64(A):  # pragma: no cover
+    """Transpose the 64 x 64 bit matrix `A` in place: bit j of ``A[i]`` moves to bit i of ``A[j]``
+    (blocks of 32, 16, ..., 1 swapped across the diagonal)."""
+    j = 32
+    m = np.uint64(0x00000000FFFFFFFF)
+    while j:
+        sj = np.uint64(j)
+        for k in range(64):
+            if k & j == 0:
+                t = ((A[k] >> sj) ^ A[k | j]) & m
+                A[k] ^= t << sj
+                A[k | j] ^= t
+        j >>= 1
+        m ^= m << np.uint64(j)
+
+
+@njit(cache=True, nogil=True)
+def verity_double(rows, ok, mem, L, verity, double):  # pragma: no cover
+    """The verity and double conclusions of a search from its branches' end states `rows`
+    (`end_rows`; the branch of ``+k`` is ``k`` and, with `double`, that of ``-k`` is
+    ``L + k``) and `ok` (branches,), the branches that did not fail: for `verity`, each
+    (flag, set, literal) whose literal (candidate ``y``, ON for flag 0, OFF for 1) every
+    member's ON branch of a set with 2 or more members reaches, none of them failed, by
+    flag, then set, then candidate; for `double`, each (candidate ``k``, flag, ``y``) that
+    both branches of ``k`` reach, neither failed, by ``k``, flag, ``y``. As the numpy search
+    (`linkgraph.nets.search._candidates`) lists them, in the same order."""
+    S, width = mem.shape
+    Lw = rows.shape[2]
+    one = np.uint64(1)
+    vf = []
+    vs = []
+    vy = []
+    acc = np.zeros(Lw, dtype=np.uint64)
+    if verity:
+        good = np.zeros(S, dtype=np.bool_)
+        for s in range(S):
+            n = 0
+            fine = True
+            for c in range(width):
+                m = mem[s, c]
+                if m >= L:
+                    break
+                n += 1
+                if not ok[m]:
+                    fine = False
+            good[s] = fine and n >= 2
+        for f in range(2):
+            for s in range(S):
+                if not good[s]:
+                    continue
+                for q in range(Lw):
+                    acc[q] = ~np.uint64(0)
+                for c in range(width):
+                    m = mem[s, c]
+                    if m >= L:
+                        break
+                    for q in range(Lw):
+                        acc[q] &= rows[m, f, q]
+                for q in range(Lw):
+                    x = acc[q]
+                    while x:
+                        low = x & (~x + one)
+                        y = q * 64 + _bit_index(low)
+                        if y < L:
+                            vf.append(f)
+                            vs.append(s)
+                            vy.append(y)
+                        x ^= low
+    dk = []
+    df = []
+    dy = []
+    if double:
+        for k in range(L):
+            if not (ok[k] and ok[L + k]):
+                continue
+            for f in range(2):
+                for q in range(Lw):
+                    x = rows[k, f, q] & rows[L + k, f, q]
+                    while x:
+                        low = x & (~x + one)
+                        y = q * 64 + _bit_index(low)
+                        if y < L:
+                            dk.append(k)
+                            df.append(f)
+                            dy.append(y)
+                        x ^= low
+    v = np.empty((3, len(vf)), dtype=np.int64)
+    for i in range(len(vf)):
+        v[0, i] = vf[i]
+        v[1, i] = vs[i]
+        v[2, i] = vy[i]
+    d = np.empty((3, len(dk)), dtype=np.int64)
+    for i in range(len(dk)):
+        d[0, i] = dk[i]
+        d[1, i] = df[i]
+        d[2, i] = dy[i]
+    return v, d
+
+
+@njit(cache=True, nogil=True)
+def _bit_index(low):  # pragma: no cover
+    """The index of the one bit set in `low`."""
+    i = 0
+    if low >> np.uint64(32):
+        i += 32
+        low >>= np.uint64(32)
+    if low >> np.uint64(16):
+        i += 16
+        low >>= np.uint64(16)
+    if low >> np.uint64(8):
+        i += 8
+        low >>= np.uint64(8)
+    if low >> np.uint64(4):
+        i += 4
+        low >>= np.uint64(4)
+    if low >> np.uint64(2):
+        i += 2
+        low >>= np.uint64(2)
+    if low >> np.uint64(1):
+        i += 1
+    return i
+
+
+# ---- a structure's candidates and sets (linkgraph.nets.structure.Structure) ------------------
+
+@njit(cache=True, nogil=True)
+def structure_tables(live, sm, cst, n_sets):  # pragma: no cover
+    """The tables `linkgraph.nets.structure.Structure` keeps of a grid, in one call: from the
+    live candidates `live` (candidates,), the members of every set X `sm` (sets, n) and each
+    candidate's sets `cst` (candidates, r) padded with `n_sets`, returns (the kept candidates:
+    live and in a set with another live one, ascending; each candidate's local index, -1
+    for none; the sets holding a kept candidate, ascending; their kept members' local
+    indices ascending, padded with the number kept to the widest; each kept candidate's
+    local sets ascending, padded with the number of sets)."""
+    N = live.shape[0]
+    S_all, n = sm.shape
+    count = np.zeros(S_all, dtype=np.int64)
+    for s in range(S_all):
+        for i in range(n):
+            if live[sm[s, i]]:
+                count[s] += 1
+    keep = np.zeros(N, dtype=np.bool_)
+    for s in range(S_all):
+        if count[s] >= 2:
+            for i in range(n):
+                keep[sm[s, i]] = True
+    L = 0
+    for k in range(N):
+        keep[k] = keep[k] and live[k]
+        if keep[k]:
+            L += 1
+    cands = np.empty(L, dtype=np.int32)
+    local = np.full(N, -1, dtype=np.int32)
+    q = 0
+    for k in range(N):
+        if keep[k]:
+            cands[q] = k
+            local[k] = q
+            q += 1
+    set_local = np.full(S_all + 1, -1, dtype=np.int64)
+    nset = 0
+    width = 1
+    for s in range(S_all):
+        m = 0
+        for i in range(n):
+            if keep[sm[s, i]]:
+                m += 1
+        if m:
+            set_local[s] = nset
+            nset += 1
+            width = max(width, m)
+    sets = np.empty(nset, dtype=np.int32)
+    mem = np.full((nset, width), L, dtype=np.int64)
+    for s in range(S_all):
+        j = set_local[s]
+        if j < 0:
+            continue
+        sets[j] = s
+        m = 0
+        for i in range(n):
+            x = sm[s, i]
+            if keep[x]:
+                v = local[x]
+                p = m  # insertion: the members ascending
+                while p > 0 and mem[j, p - 1] > v:
+                    mem[j, p] = mem[j, p - 1]
+                    p -= 1
+                mem[j, p] = v
+                m += 1
+    set_local[S_all] = nset
+    for s in range(S_all):
+        if set_local[s] < 0:
+            set_local[s] = nset
+    r = cst.shape[1]
+    cs = np.empty((L, r), dtype=np.int64)
+    for q in range(L):
+        for i in range(r):
+            v = set_local[cst[cands[q], i]]
+            p = i
+            while p > 0 and cs[q, p - 1] > v:
+                cs[q, p] = cs[q, p - 1]
+                p -= 1
+            cs[q, p] = v
+    return cands, local, sets, mem, cs
+
+
+# ---- the locking-pair and pattern arguments of `derive` (linkgraph.nets.engine.Tables) -------
+
+@njit(cache=True, nogil=True)
+def _by_target(src, dst, L):  # pragma: no cover
+    """(src, dst) pairs stably sorted by `dst` (candidates below `L`): a counting sort."""
+    count = np.zeros(L + 1, dtype=np.int64)
+    for q in range(len(dst)):
+        count[dst[q] + 1] += 1
+    for k in range(L):
+        count[k + 1] += count[k]
+    s = np.empty(len(src), dtype=np.int64)
+    d = np.empty(len(dst), dtype=np.int64)
+    for q in range(len(dst)):
+        i = count[dst[q]]
+        count[dst[q]] += 1
+        s[i] = src[q]
+        d[i] = dst[q]
+    return s, d
+
+
+@njit(cache=True, nogil=True)
+def group_args(optr, oval, pb, kb, L):  # pragma: no cover
+    """`linkgraph.nets.engine.Tables.kernel_groups` from a structure's locking pairs as
+    `group_pairs` gives them: per pair whether A lies inside B, the pairs with members of A
+    outside B, those members end to end with where each pair's start (and one past the
+    last), and the (pair, candidate of B outside A) pairs stably sorted by candidate."""
+    P = len(optr) - 1
+    always = np.zeros(P, dtype=np.bool_)
+    n = 0
+    for p in range(P):
+        if optr[p + 1] == optr[p]:
+            always[p] = True
+        else:
+            n += 1
+    nonempty = np.empty(n, dtype=np.int64)
+    ends = np.empty(n + 1, dtype=np.int64)
+    q = 0
+    for p in range(P):
+        if not always[p]:
+            nonempty[q] = p
+            ends[q] = optr[p]
+            q += 1
+    ends[n] = len(oval)
+    idx = np.empty(len(oval), dtype=np.int64)
+    for i in range(len(oval)):
+        idx[i] = oval[i]
+    src, dst = _by_target(pb, kb, L)
+    return always, nonempty, idx, ends, src, dst
+
+
+@njit(cache=True, nogil=True)
+def pattern_args(a_cols, a_rows, owner, sizes, t_cols, t_ks, P, L):  # pragma: no cover
+    """`linkgraph.nets.engine.Tables.kernel_patterns` from a structure's patterns as `patterns`
+    gives them: the cover columns' base members end to end (the A rows, sorted by column)
+    with where each column starts (and one past the last), each pattern's columns ascending
+    padded with the column count, the two-base flags, the column owners, and the (column,
+    target) pairs stably sorted by target."""
+    K = len(owner)
+    ends = np.zeros(K + 1, dtype=np.int64)
+    for q in range(len(a_cols)):
+        ends[a_cols[q] + 1] += 1
+    for c in range(K):
+        ends[c + 1] += ends[c]
+    idx = np.empty(len(a_rows), dtype=np.int64)
+    for q in range(len(a_rows)):
+        idx[q] = a_rows[q]
+    counts = np.zeros(P, dtype=np.int64)
+    for c in range(K):
+        counts[owner[c]] += 1
+    width = 1
+    for p in range(P):
+        width = max(width, counts[p])
+    pcols = np.full((P, width), K, dtype=np.int64)
+    fill = np.zeros(P, dtype=np.int64)
+    own = np.empty(K, dtype=np.int64)
+    for c in range(K):  # columns ascending: each pattern's in order
+        p = owner[c]
+        pcols[p, fill[p]] = c
+        fill[p] += 1
+        own[c] = p
+    small = np.empty(P, dtype=np.bool_)
+    for p in range(P):
+        small[p] = sizes[p] < 2.5
+    src, dst = _by_target(t_cols, t_ks, L)
+    return idx, ends, pcols, small, own, src, dst

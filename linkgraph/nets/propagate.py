@@ -81,7 +81,8 @@ import numpy as np
 from linkgraph.errors import OptionError
 from linkgraph.grid import Grid, as_grid
 from linkgraph.model import Candidate, Literal, sort_key
-from linkgraph.nets.engine import advance
+from linkgraph.bitops import pack_pairs
+from linkgraph.nets.engine import advance, advance_packed
 from linkgraph.nets.proof import BranchProof
 from linkgraph.nets.structure import Structure  # the tables of a search, re-exported
 
@@ -306,12 +307,12 @@ def propagate_singles(st: Structure, ks: np.ndarray, ons: np.ndarray, *, depth: 
     ks = np.asarray(ks, dtype=np.int64)
     ons = np.asarray(ons, dtype=bool)
     B, L = len(ks), st.size
-    on = np.zeros((B, L), dtype=bool)
-    off = np.zeros((B, L), dtype=bool)
+    # the premises straight into packed words (bit b of row ks[b]), not (B, L) bools packed after
+    W = max(1, -(-B // 64))
     b = np.arange(B)
-    on[b[ons], ks[ons]] = True
-    off[b[~ons], ks[~ons]] = True
-    run = advance(st, on, off, depth=depth, level=level, track=True)
+    on = pack_pairs(ks[ons], b[ons], (L, B), words=W)
+    off = pack_pairs(ks[~ons], b[~ons], (L, B), words=W)
+    run = advance_packed(st, on, off, B, depth=depth, level=level, track=True)
     return Propagation(st, SinglePremises(st, ks, ons), run, depth, level)
 
 

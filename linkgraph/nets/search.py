@@ -56,6 +56,7 @@ from linkgraph.errors import OptionError, check_choice
 from linkgraph.grid import Grid, as_grid, cached, cached_only
 from linkgraph.model import Literal, sort_key
 from linkgraph.nets.notation import sudokuwiki
+from linkgraph.nets.engine import kernels
 from linkgraph.nets.propagate import Propagation, SinglePremises, Structure, check_depth_level, propagate_singles
 from linkgraph.nets.steps import KIND_ORDER, KINDS, build_step, size_bound, size_exceeds  # the steps of the candidates found
 from linkgraph.steps import Step
@@ -196,50 +197,97 @@ def _candidates(prop: Propagation, ks: np.ndarray, ons: np.ndarray, kinds, *, bo
     if "contradiction" in kinds:
         for b in np.flatnonzero(failed >= 0).tolist():
             out.append(("contradiction", int(failed[b]) + 1, next(order), (int(ks[b]), not ons[b]), (b,)))
-    ok = failed < 0
     # branch of +k and of -k (ON starts come first)
     on_rows = np.arange(L) if ons[0] else None
     off_rows = None if ons[-1] else (np.arange(L) + (L if ons[0] else 0))
     mem = st.mem_pad
-    if "verity" in kinds and on_rows is not None and len(mem):
-        okp = np.r_[ok[on_rows], True]
+    verity = "verity" in kinds and on_rows is not None and len(mem) > 0
+    double = "double" in kinds and on_rows is not None and off_rows is not None
+    if not (verity or double):
+        return out
+    found = _found_words if hasattr(run, "tail_pos") else _found_bools
+    (vf, vs, vy), (dk, df, dy) = found(prop, L, verity, double)
+    if len(vf):
+        gm = mem[vs]
+        nb = (gm < L).sum(axis=1)
+        lbs = np.zeros(len(vf), dtype=np.int64)
+        if bounds:
+            for f, flag in ((0, True), (1, False)):
+                sel = vf == f
+                mm = gm[sel]
+                vm = mm < L
+                r = run.round_of(flag, np.where(vm, mm, 0).ravel(), np.repeat(vy[sel], mm.shape[1]))
+                r = np.where(vm.ravel(), r, -1).reshape(mm.shape).max(axis=1)
+                lbs[sel] = np.maximum(nb[sel] + 1, r + 1)
+        gl, nl = gm.tolist(), nb.tolist()
+        for f, y, lb, members, n in zip(vf.tolist(), vy.tolist(), lbs.tolist(), gl, nl):
+            out.append(("verity", lb, next(order), (y, f == 0), tuple(members[:n])))
+    if len(dk):
+        lbs = np.zeros(len(dk), dtype=np.int64)
+        for f, flag in ((0, True), (1, False)) if bounds else ():
+            sel = df == f
+            r1 = run.round_of(flag, on_rows[dk[sel]], dy[sel])
+            r2 = run.round_of(flag, off_rows[dk[sel]], dy[sel])
+            lbs[sel] = np.maximum(3, np.maximum(r1, r2) + 1)
+        for k, f, y, lb in zip(dk.tolist(), df.tolist(), dy.tolist(), lbs.tolist()):
+            out.append(("double", lb, next(order), (y, f == 0), (int(on_rows[k]), int(off_rows[k]))))
+    return out
+
+
+def _found_words(prop: Propagation, L: int, verity: bool, double: bool):
+    """The verity and double conclusions of a `Run` from its end words, in one compiled
+    call (`linkgraph.nets.kernel.verity_double`) over each branch's end state transposed
+    (`linkgraph.nets.kernel.end_rows`, level by level down the run's compacted tails):
+    ``((flags, sets, candidates), (premise candidates, flags, candidates))``, as
+    `_found_bools` finds them, in the same order."""
+    run = prop.run
+    B = len(prop.failed)
+    rows = np.zeros((B, 2, max(1, -(-L // 64))), dtype=np.uint64)
+    end_rows, verity_double = kernels().end_rows, kernels().verity_double
+    orig = np.arange(B, dtype=np.int64)
+    while True:  # each level writes the ends of its branches that stop in it (not in its tail)
+        write = np.ones(len(orig), dtype=bool) if run.tail is None else run.tail_pos < 0
+        end_rows(np.ascontiguousarray(run.ON, dtype=np.uint64), np.ascontiguousarray(run.OFF, dtype=np.uint64), orig,
+                 write, rows)
+        if run.tail is None:
+            break
+        sel = np.flatnonzero(run.tail_pos >= 0)
+        nxt = np.empty(run.tail.B, dtype=np.int64)
+        nxt[run.tail_pos[sel]] = orig[sel]
+        orig, run = nxt, run.tail
+    v, d = verity_double(rows, np.ascontiguousarray(prop.failed < 0), prop.structure.mem_pad, L, verity, double)
+    return (v[0], v[1], v[2]), (d[0], d[1], d[2])
+
+
+def _found_bools(prop: Propagation, L: int, verity: bool, double: bool):
+    """`_found_words` from the branches' end states as bool rows (``prop.on``, ``prop.off``):
+    numpy, for the chunked runs of nested searches (`_Chunks`), and the oracle of
+    `_found_words` in tests/nets/test_search.py."""
+    ok = prop.failed < 0
+    mem = prop.structure.mem_pad
+    empty = np.zeros(0, dtype=np.int64)
+    vf, vs, vy = [empty], [empty], [empty]
+    if verity:
+        okp = np.r_[ok[:L], True]
         valid = mem < L
         good = np.flatnonzero(okp[mem].all(axis=1) & (valid.sum(axis=1) >= 2))
         gm = mem[good]
-        nb = valid[good].sum(axis=1)
-        for flag, state in ((True, prop.on), (False, prop.off)):
-            sp = np.vstack([state[on_rows], np.ones((1, L), dtype=bool)])
+        for f, state in ((0, prop.on), (1, prop.off)):
+            sp = np.vstack([state[:L], np.ones((1, L), dtype=bool)])
             every = sp[gm[:, 0]]
             for c in range(1, gm.shape[1]):
                 every &= sp[gm[:, c]]
             jj, yy = sparse_nonzero(every)
-            if not len(jj):
-                continue
-            lbs = np.zeros(len(jj), dtype=np.int64)
-            if bounds:
-                mm = gm[jj]
-                vm = mm < L
-                r = run.round_of(flag, np.where(vm, mm, 0).ravel(), np.repeat(yy, mm.shape[1]))
-                r = np.where(vm.ravel(), r, -1).reshape(mm.shape).max(axis=1)
-                lbs = np.maximum(nb[jj] + 1, r + 1)
-            for j, y, lb in zip(jj.tolist(), yy.tolist(), lbs.tolist()):
-                branches = tuple(int(m) for m in gm[j][: nb[j]])
-                out.append(("verity", lb, next(order), (y, flag), branches))
-    if "double" in kinds and on_rows is not None and off_rows is not None:
-        okpair = ok[on_rows] & ok[off_rows]
-        both = np.stack([prop.on[on_rows] & prop.on[off_rows], prop.off[on_rows] & prop.off[off_rows]], axis=1)
+            vf.append(np.full(len(jj), f, dtype=np.int64))
+            vs.append(good[jj].astype(np.int64))
+            vy.append(yy.astype(np.int64))
+    dk, df, dy = empty, empty, empty
+    if double:
+        okpair = ok[:L] & ok[L : 2 * L]
+        both = np.stack([prop.on[:L] & prop.on[L : 2 * L], prop.off[:L] & prop.off[L : 2 * L]], axis=1)
         both &= okpair[:, None, None]
-        kk, ff, yy = sparse_nonzero(both)
-        if len(kk):
-            lbs = np.zeros(len(kk), dtype=np.int64)
-            for f, flag in ((0, True), (1, False)) if bounds else ():
-                sel = ff == f
-                r1 = run.round_of(flag, on_rows[kk[sel]], yy[sel])
-                r2 = run.round_of(flag, off_rows[kk[sel]], yy[sel])
-                lbs[sel] = np.maximum(3, np.maximum(r1, r2) + 1)
-            for k, f, y, lb in zip(kk.tolist(), ff.tolist(), yy.tolist(), lbs.tolist()):
-                out.append(("double", lb, next(order), (y, f == 0), (int(on_rows[k]), int(off_rows[k]))))
-    return out
+        dk, df, dy = (x.astype(np.int64) for x in sparse_nonzero(both))
+    return (np.concatenate(vf), np.concatenate(vs), np.concatenate(vy)), (dk, df, dy)
 
 
 class _Chunks:

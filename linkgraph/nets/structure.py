@@ -104,29 +104,11 @@ class Structure:
         self.grid = grid
         self.geometry = g
         self.depth = depth
-        live = grid.live
-        sm = g.set_members  # (S_all, n)
-        count = live[sm].sum(axis=1)
-        flag = np.zeros(g.number_of_candidates, dtype=bool)
-        flag[sm[count >= 2].ravel()] = True
-        keep = live & flag  # live and in a set with another live member
-        self.cands = np.flatnonzero(keep).astype(np.int32)  # kept candidate -> global index
-        L = len(self.cands)
-        self.local = np.full(g.number_of_candidates, -1, dtype=np.int32)
-        self.local[self.cands] = np.arange(L, dtype=np.int32)
-        kept = keep[sm]
-        self.sets = np.flatnonzero(kept.any(axis=1)).astype(np.int32)
-        S = len(self.sets)
-        set_local = np.full(len(sm) + 1, S, dtype=np.int64)  # last entry: padding
-        set_local[self.sets] = np.arange(S)
-        # padded tables: members of each set (pad L), sets of each candidate (pad S)
-        mem = np.where(kept[self.sets], self.local[sm[self.sets]], L).astype(np.int64)
-        mem.sort(axis=1)
-        width = int(kept[self.sets].sum(axis=1).max()) if S else 1
-        self.mem_pad = np.ascontiguousarray(mem[:, : max(width, 1)])
-        cs = set_local[_cand_set_table(g)[self.cands]]
-        cs.sort(axis=1)
-        self.cs_pad = np.ascontiguousarray(cs)
+        # the kept candidates (live and in a set with another live member) and their sets, with
+        # the padded tables: members of each set (pad L), sets of each candidate (pad S), in one
+        # compiled call (the numpy form it replaced is the oracle in tests/nets/test_structure.py)
+        self.cands, self.local, self.sets, self.mem_pad, self.cs_pad = kernels().structure_tables(
+            grid.live, g.set_members, _cand_set_table(g), g.number_of_sets)
         self._cands_cache: dict[int, Candidate] = {}
         self._groups = self._build_groups() if depth >= 1 else None
         self._patterns = self._build_patterns() if depth >= 2 else None

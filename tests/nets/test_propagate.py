@@ -188,3 +188,28 @@ def test_nested_net_contradiction_on_an_outer_literal_is_connected():
     P.graph.update(net="contradiction", premises=[str(premise)], conclusion=str(conclusion))
     step = lg.make_step("forcing-net-nested", eliminations=[conclusion.cand], premises=(premise,), proof=P)
     check_step(position, step)
+
+
+@pytest.mark.parametrize("depth, level", [(0, 0), (1, 0), (2, 0), (0, 1)])
+def test_single_premises_packed_directly_are_the_lists_propagated(gnpx, depth, level):
+    """`propagate_singles` writes its premises straight into packed words; `propagate_many`
+    (one premise list per branch, made into bools and packed) is its oracle: the same
+    failures, end states and rounds, for premises in any order, a candidate twice and
+    both signs (more than 64 branches, so several words and compacted tails)."""
+    from linkgraph.nets.propagate import propagate_singles
+
+    st = Structure(gnpx, depth=depth)
+    rng = np.random.default_rng(depth + 3 * level)
+    n = 40 if level else 150
+    ks = rng.integers(0, st.size, size=n)
+    ks[5] = ks[4]  # a candidate twice with the same sign
+    ons = rng.random(n) < 0.5
+    ons[4] = ons[5] = True
+    got = propagate_singles(st, ks, ons, depth=depth, level=level)
+    want = propagate_many(st, [[lg.Literal(st.candidate(k), on=bool(on))] for k, on in zip(ks, ons)],
+                          depth=depth, level=level)
+    assert (got.failed == want.failed).all() and (got.failed >= 0).any()
+    assert (got.on == want.on).all() and (got.off == want.off).all()
+    for b in range(n):
+        for x, y in zip(got.rounds(b), want.rounds(b)):
+            assert (x == y).all()

@@ -102,3 +102,89 @@ def test_nested_rung_uses_chunks():
     assert step.technique == "forcing-net-nested"
     check_step(grid, step)
     assert_sound([step], solve_unique(grid), grid.geometry)
+
+
+def _searched_grids():
+    """Positions where the depth 0-2 net rungs look for verities and doubles: shipped
+    puzzles after the basic ladder, hardest-sample puzzles, a raw grid (naked singles in
+    every branch) and a variant geometry."""
+    from linkgraph.io import corpus_path, read_puzzles
+    from tests.test_solver import VARIANTS
+
+    yield lg.Grid.parse(lg.samples.GNPX_FORCECHAIN)
+    for p in (lg.samples.GNPX_FORCECHAIN, lg.samples.GOLDEN_NUGGET, lg.samples.EASTER_MONSTER):
+        yield lg.prepare(lg.Grid.parse(p))
+    for p in list(read_puzzles(corpus_path("hardest_1905_sample"), limit=40))[::13]:
+        yield lg.prepare(p.grid())
+    for g, puzzle in VARIANTS[:2]:
+        yield lg.prepare(lg.Grid.parse(puzzle, geometry=g))
+
+
+def test_verities_and_doubles_from_words_are_those_from_bools():
+    """`_found_words` (the end words transposed and scanned in one compiled call) against the
+    numpy reading it replaced, `_found_bools`, over every premise ON and OFF (and ON only) at
+    depths 0-2: the same conclusions in the same order, the compacted tails included."""
+    from linkgraph.nets.search import _found_bools, _found_words, _premises, structure
+    from linkgraph.nets.propagate import propagate_singles
+
+    found = tails = runs = 0
+    for grid, depth in ((grid, depth) for grid in _searched_grids() for depth in (0, 1, 2)):
+        st = structure(grid, depth)
+        for start in ("both", "on"):
+            ks, ons = _premises(st, start)
+            prop = propagate_singles(st, ks, ons, depth=depth)
+            tails += prop.run.tail is not None
+            runs += 1
+            for verity, double in ((True, True), (True, False), (False, True)):
+                if double and start != "both":
+                    continue
+                got = _found_words(prop, st.size, verity, double)
+                want = _found_bools(prop, st.size, verity, double)
+                for g, w in zip(got, want):
+                    for x, y in zip(g, w):
+                        assert x.tolist() == y.tolist()
+                found += sum(len(g[0]) for g in got)
+    assert found > 100 and tails > runs // 2  # conclusions found, and runs with compacted tails read
+
+
+def test_the_end_rows_are_the_branches_end_states(gnpx):
+    """`kernel.end_rows` transposes a run's end words into one row of words per branch: bit k
+    of a branch's row is candidate k, as the bool states read them (tails written again)."""
+    from linkgraph.nets.engine import kernels
+    from linkgraph.nets.search import _premises
+    from linkgraph.nets.propagate import propagate_singles
+
+    st = Structure(gnpx)
+    ks, ons = _premises(st, "both")
+    prop = propagate_singles(st, ks, ons)
+    assert prop.run.tail is not None
+    B, L = len(ks), st.size
+    rows = np.zeros((B, 2, -(-L // 64)), dtype=np.uint64)
+    run, orig = prop.run, np.arange(B)
+    while run is not None:
+        write = np.ones(len(orig), dtype=bool) if run.tail is None else run.tail_pos < 0
+        kernels().end_rows(np.ascontiguousarray(run.ON), np.ascontiguousarray(run.OFF), orig, write, rows)
+        if run.tail is not None:
+            nxt = np.empty(run.tail.B, dtype=np.int64)
+            nxt[run.tail_pos[run.tail_pos >= 0]] = orig[run.tail_pos >= 0]
+            orig = nxt
+        run = run.tail
+    bools = np.unpackbits(rows.view(np.uint8), axis=-1, bitorder="little")[:, :, :L].astype(bool)
+    assert (bools[:, 0] == prop.on).all() and (bools[:, 1] == prop.off).all()
+
+
+def test_transpose64_by_hand():
+    """Bit j of row i goes to bit i of row j, checked against numpy's transpose of the bits."""
+    from linkgraph.nets.kernel import _transpose64
+
+    rng = np.random.default_rng(7)
+    A = rng.integers(0, 2**63, size=64, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, size=64, dtype=np.uint64)
+    bits = np.unpackbits(A.view(np.uint8).reshape(64, 8), axis=1, bitorder="little")
+    T = A.copy()
+    _transpose64(T)
+    got = np.unpackbits(T.view(np.uint8).reshape(64, 8), axis=1, bitorder="little")
+    assert (got == bits.T).all()
+    one = np.zeros(64, dtype=np.uint64)
+    one[3] = np.uint64(1) << np.uint64(40)  # row 3, bit 40 -> row 40, bit 3
+    _transpose64(one)
+    assert one[40] == 8 and one.sum() == 8

@@ -416,3 +416,80 @@ def test_a_structure_lent_the_tables_of_another_depth_is_the_one_built_alone(gri
     live[np.flatnonzero(live)[0]] = False
     other = lg.Grid(grid.geometry, live, grid.givens, grid.placed)  # a base of another grid lends nothing
     assert tables(Structure(grid, depth=1, base=Structure(other))) == tables(Structure(grid, depth=1))
+
+
+def _tables_by_numpy(grid: lg.Grid) -> tuple:
+    """The kept candidates, local indices, sets and padded member and set tables of a
+    structure, as numpy built them before `kernel.structure_tables` (its oracle)."""
+    from linkgraph.nets.structure import _cand_set_table
+
+    g = grid.geometry
+    live = grid.live
+    sm = g.set_members
+    count = live[sm].sum(axis=1)
+    flag = np.zeros(g.number_of_candidates, dtype=bool)
+    flag[sm[count >= 2].ravel()] = True
+    keep = live & flag
+    cands = np.flatnonzero(keep).astype(np.int32)
+    L = len(cands)
+    local = np.full(g.number_of_candidates, -1, dtype=np.int32)
+    local[cands] = np.arange(L, dtype=np.int32)
+    kept = keep[sm]
+    sets = np.flatnonzero(kept.any(axis=1)).astype(np.int32)
+    S = len(sets)
+    set_local = np.full(len(sm) + 1, S, dtype=np.int64)
+    set_local[sets] = np.arange(S)
+    mem = np.where(kept[sets], local[sm[sets]], L).astype(np.int64)
+    mem.sort(axis=1)
+    width = int(kept[sets].sum(axis=1).max()) if S else 1
+    cs = set_local[_cand_set_table(g)[cands]]
+    cs.sort(axis=1)
+    return cands, local, sets, mem[:, : max(width, 1)], cs
+
+
+@pytest.mark.parametrize("grid", list(_positions()), ids=lambda grid: grid.geometry.name)
+def test_the_compiled_tables_are_the_numpy_ones(grid):
+    st = Structure(grid)
+    want = _tables_by_numpy(grid)
+    got = (st.cands, st.local, st.sets, st.mem_pad, st.cs_pad)
+    for x, y in zip(got, want):
+        assert x.dtype == y.dtype and x.shape == y.shape and (x == y).all()
+    # and by hand: a candidate alone in all its sets takes no part; the kept ones share a set
+    assert all(((st.mem_pad < st.size).sum(axis=1) >= 1))
+    assert (st.local[st.cands] == np.arange(st.size)).all()
+
+
+def test_a_structure_of_a_solved_grid_is_empty():
+    solved = lg.Grid.parse("534678912672195348198342567859761423426853791713924856961537284287419635345286179")
+    st = Structure(solved)  # every set holds one live candidate: none is kept
+    assert st.size == 0 and len(st.sets) == 0 and st.mem_pad.shape == (0, 1) and st.cs_pad.shape[0] == 0
+    assert (st.local == -1).all()
+
+
+def _kernel_args_from_tables(tb) -> tuple:
+    """`Tables.kernel_groups` and `kernel_patterns` as they were built from `Tables.groups`
+    and `Tables.patterns` (numpy sorts and concatenations): the oracle of `kernel.group_args`
+    and `kernel.pattern_args`."""
+    nonempty, always, idx, start, (src, dst, _, _) = tb.groups
+    groups = (np.ascontiguousarray(always, dtype=bool), nonempty, idx.astype(np.int64),
+              np.r_[start, len(idx)].astype(np.int64), src.astype(np.int64), dst.astype(np.int64))
+    patterns = None
+    if tb._patterns is not None and tb._patterns["P"]:
+        idx, start, pcols, small, owner, (src, dst, _, _) = tb.patterns
+        patterns = (idx.astype(np.int64), np.r_[start, len(idx)].astype(np.int64), np.ascontiguousarray(pcols),
+                    np.ascontiguousarray(small, dtype=bool), owner.astype(np.int64), src.astype(np.int64),
+                    dst.astype(np.int64))
+    return groups, patterns
+
+
+@pytest.mark.parametrize("grid", list(_positions()), ids=lambda grid: grid.geometry.name)
+def test_the_kernel_arguments_are_those_of_the_numpy_tables(grid):
+    st = Structure(grid, depth=2)
+    tb = st.tables
+    groups, patterns = _kernel_args_from_tables(tb)
+    for x, y in zip(tb.kernel_groups, groups, strict=True):
+        assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y)
+    if patterns is not None:
+        for x, y in zip(tb.kernel_patterns, patterns, strict=True):
+            assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y)
+    assert patterns is not None or grid.is_solved() or st.size < 20
