@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["advance_run", "best_support", "contradiction_options", "derive", "failures", "first_rounds", "group_pairs",
-           "nest_failures", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets",
+           "nest_failures", "off_reasons", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets",
            "subnet_best", "subnet_starts", "subnet_outer", "supports_exceed", "weak_parents"]
 
 
@@ -536,6 +536,93 @@ def shallow_counts(ptr, keys, ron, roff, strong, weak, mem):  # pragma: no cover
             return counts
         counts[i] = n
     return counts
+
+
+@njit(cache=True, nogil=True)
+def off_reasons(roff, weak, cs, gt_ptr, gt_pair, go_ptr, go_val, pt_ptr, pt_pat, p_bases, bptr, bk, bcov):  # pragma: no cover
+    """Per OFF literal of round > 0 without a weak parent (``weak[k] < 0``), which rule of
+    depth 1 or 2 explains it, as `linkgraph.nets.proof.BranchProof`'s group and pattern
+    reasons choose: (kind, index) rows, kind 1 a locking pair (index the pair), 2 a subset or
+    fish pattern (index the pattern), 3 neither (only a sub-net explains it), 0 elsewhere.
+
+    The pair: among the pairs targeting ``k`` (`gt_ptr`, `gt_pair`, ascending) whose members
+    outside the target set (`go_ptr`, `go_val`) are all OFF in rounds ``0 .. t - 1`` (``t``
+    the round of ``-k``), the fewest such members, then the earliest last one, then the
+    lowest pair. Else the pattern: the first targeting ``k`` (`pt_ptr`, `pt_pat`, ascending)
+    whose base members (`p_bases` rows of base indices into `bptr`, `bk`, `bcov`, -1
+    padded) not OFF before ``t`` touch at most as many covers as it has bases, one of
+    them a set of ``k`` (`cs`, padded with a value no cover has)."""
+    L = roff.shape[0]
+    kind = np.zeros(L, dtype=np.int8)
+    index = np.full(L, -1, dtype=np.int64)
+    seen = np.empty(4, dtype=np.int64)
+    for k in range(L):
+        t = roff[k]
+        if t <= 0 or weak[k] >= 0:
+            continue
+        best = -1
+        best_n = 0
+        best_r = 0
+        for q in range(gt_ptr[k], gt_ptr[k + 1]):
+            p = gt_pair[q]
+            ok = True
+            r = -1
+            for x in range(go_ptr[p], go_ptr[p + 1]):
+                y = roff[go_val[x]]
+                if y < 0 or y >= t:
+                    ok = False
+                    break
+                if y > r:
+                    r = y
+            if not ok:
+                continue
+            n = go_ptr[p + 1] - go_ptr[p]
+            if best < 0 or n < best_n or (n == best_n and r < best_r):
+                best = p
+                best_n = n
+                best_r = r
+        if best >= 0:
+            kind[k] = 1
+            index[k] = best
+            continue
+        kind[k] = 3
+        for q in range(pt_ptr[k], pt_ptr[k + 1]):
+            p = pt_pat[q]
+            size = 3 if p_bases[p, 2] >= 0 else 2
+            n = 0
+            ok = True
+            for i in range(3):
+                b = p_bases[p, i]
+                if b < 0 or not ok:
+                    continue
+                for x in range(bptr[b], bptr[b + 1]):
+                    c = bcov[x]
+                    y = roff[bk[x]]
+                    if 0 <= y < t:
+                        continue
+                    new = True
+                    for j in range(n):
+                        if seen[j] == c:
+                            new = False
+                            break
+                    if new:
+                        if n == size:
+                            ok = False
+                            break
+                        seen[n] = c
+                        n += 1
+            if not ok:
+                continue
+            hit = False
+            for j in range(n):
+                for i in range(cs.shape[1]):
+                    if cs[k, i] == seen[j]:
+                        hit = True
+            if hit:
+                kind[k] = 2
+                index[k] = p
+                break
+    return kind, index
 
 
 # ---- a whole run that only reports failures (the sub-nets of linkgraph.nets.engine._nest) ----

@@ -28,6 +28,7 @@ Examples
 from __future__ import annotations
 
 import weakref
+from itertools import chain
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -68,6 +69,68 @@ def _strong_sets(st: Structure, ron: np.ndarray, roff: np.ndarray) -> np.ndarray
     return kernels().strong_sets(ron, roff, others, base, real, st.cs_pad)
 
 
+
+
+class _RuleTables:
+    """A structure's depth-1 and depth-2 rules as `linkgraph.nets.kernel.off_reasons` reads
+    them (``arrays``), and the group keys of its locking pairs, each made on first use."""
+
+    __slots__ = ("st", "arrays", "_gkeys")
+
+    def __init__(self, st: Structure):
+        self.st = st
+        L = st.size
+        none = np.zeros(0, dtype=np.int64)
+        gr, pt = st._groups, st._patterns
+        if gr is not None:
+            pb, kb = gr["outB"]
+            order = np.argsort(kb.astype(np.int16), kind="stable")  # int16: a radix sort
+            gt_pair = np.ascontiguousarray(pb[order], dtype=np.int64)
+            gt_ptr = np.r_[0, np.cumsum(np.bincount(kb, minlength=L))].astype(np.int64)
+            go_ptr, go_val = (np.ascontiguousarray(x, dtype=np.int64) for x in gr["outA_flat"])
+        else:
+            gt_ptr, gt_pair, go_ptr, go_val = np.zeros(L + 1, dtype=np.int64), none, none, none
+        if pt is not None:
+            # each target's patterns ascending, once each (as `Structure.patterns_targeting`)
+            cols, ks = pt["T"]
+            order = np.argsort(ks.astype(np.int16), kind="stable")
+            k = ks.take(order)
+            p = pt["owner"].take(cols.take(order)).astype(np.int64)
+            keep = np.flatnonzero(np.r_[True, (k[1:] != k[:-1]) | (p[1:] != p[:-1])]) if len(k) else order
+            pt_pat = np.ascontiguousarray(p.take(keep))
+            pt_ptr = np.r_[0, np.cumsum(np.bincount(k.take(keep), minlength=L))].astype(np.int64)
+            pats = pt["pats"]
+            p_bases = np.fromiter(chain.from_iterable(pats._bases), dtype=np.int64,
+                                  count=3 * len(pats._bases)).reshape(-1, 3)
+            bptr, bk, bcov = (np.fromiter(x, dtype=np.int64, count=len(x)) for x in (pats._bptr, pats._bk, pats._bcov))
+        else:
+            pt_ptr, pt_pat = np.zeros(L + 1, dtype=np.int64), none
+            p_bases, bptr, bk, bcov = np.zeros((0, 3), dtype=np.int64), none, none, none
+        self.arrays = (gt_ptr, gt_pair, go_ptr, go_val, pt_ptr, pt_pat, p_bases, bptr, bk, bcov)
+        self._gkeys: dict[int, tuple] = {}
+
+    def group_key(self, p: int) -> tuple:
+        """The key of locking pair `p`'s group, as `BranchProof._group_reason` names it."""
+        got = self._gkeys.get(p)
+        if got is None:
+            st = self.st
+            gr = st._groups
+            a, _ = gr["pairs"][p]
+            cands = [st.candidate(m) for m in gr["inter"][p]]
+            group = Group(tuple(c.cell for c in cands), cands[0].digit)
+            got = self._gkeys[p] = ("group", group, a, tuple(int(m) for m in gr["outA"][p]))
+        return got
+
+
+_RULES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _tables(st: Structure) -> _RuleTables:
+    """The `_RuleTables` of `st`, made once per structure."""
+    got = _RULES.get(st)
+    if got is None:
+        got = _RULES[st] = _RuleTables(st)
+    return got
 
 
 class BranchProof:
@@ -177,13 +240,48 @@ class BranchProof:
             j = self._weak_parent[k]
             if j >= 0:
                 pk = [(j, True)]
+            elif key in self._nets:
+                return None
+            elif key in self._memo:  # its reason is written already (explained, or a sub-net's)
+                pk = [p for p, _ in self._memo[key]]
             else:
-                out = self._local_reason(k, on)
-                if out is None:
+                pk = self._rule_keys(k, t)
+                if pk is None:
+                    assert self.level >= 1, f"OFF literal {self.st.candidate(k)} without a reason"
+                    self._nets.add(key)
                     return None
-                pk = [p for p, _ in out]
         self._pkeys[key] = pk
         return pk
+
+    def _rule_keys(self, k: int, t: int):
+        """The parent keys of OFF literal k of round `t` > 0 without a weak parent, by the rule
+        `_local_reason` would cite (a locking pair, else a subset or fish pattern; None for
+        neither), chosen for every such literal of the branch in one compiled call
+        (`_off_rules`); `_local_reason` itself only for a pattern that leaves no place."""
+        if self.st._groups is None and self.st._patterns is None:
+            return None
+        kind, index = self._off_rules
+        rule = kind[k]
+        if rule == 1:
+            return [_tables(self.st).group_key(index[k])]
+        if rule != 2:
+            return None
+        p = index[k]
+        st = self.st
+        ms, cs = st.pattern_places(p)
+        touched = self._touched(ms, cs, st._patterns["pats"].size(p), t)
+        off_keys = st.literal_keys[0]
+        ins = [off_keys[m] for m, c in zip(ms, cs) if c not in touched]
+        if ins:
+            return ins
+        return [q for q, _ in self._local_reason(k, False)]  # an empty set: its key names the pattern
+
+    @cached_property
+    def _off_rules(self) -> tuple[list[int], list[int]]:
+        """`linkgraph.nets.kernel.off_reasons` of this branch, as lists (kind, index)."""
+        tb = _tables(self.st)
+        kind, index = kernels().off_reasons(self._roff16, self._weak_row, self.st.cs_pad, *tb.arrays)
+        return kind.tolist(), index.tolist()
 
     def _local_reason(self, k: int, on: bool):
         """The reason of (k, on) from sets, groups and patterns; None if only a sub-net explains it."""

@@ -301,3 +301,36 @@ def test_packed_subnet_starts_match_the_rows(puzzle):
     assert run.failed.tolist() == old.failed.tolist() and (run.failed >= 0).any()
     every = np.arange(n)
     assert run.rows_many(every).tolist() == old.rows_many(every).tolist()
+
+
+def _rule_parent_keys(bp, k: int):
+    """The oracle of `BranchProof._rule_keys`: the parent keys of the reason `_local_reason`
+    writes for OFF literal k (its group, pattern or empty-set key, with the edge texts
+    dropped), None when only a sub-net explains it."""
+    out = bp._local_reason(k, False)
+    return None if out is None else [p for p, _ in out]
+
+
+@pytest.mark.parametrize("puzzle, depth, level", [
+    (lg.samples.GNPX_FORCECHAIN, 1, 0),
+    (lg.samples.GNPX_FORCECHAIN, 2, 0),
+    (lg.samples.EASTER_MONSTER, 2, 0),
+    (lg.samples.GOLDEN_NUGGET, 2, 0),
+    (lg.samples.EASTER_MONSTER, 1, 1),
+])
+def test_compiled_rules_match_the_reasons(puzzle, depth, level):
+    """Every OFF literal of round > 0 without a weak parent, in every branch: the rule the
+    compiled choice (`linkgraph.nets.kernel.off_reasons`) gives `_parent_keys` is the one
+    the Python group and pattern reasons pick."""
+    st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), depth, level)
+    kinds = {1: 0, 2: 0, 3: 0}
+    for b in range(len(failed)):
+        new = BranchProof(st, ron[b], roff[b], failed[b], depth=depth, level=level)
+        old = BranchProof(st, ron[b], roff[b], failed[b], depth=depth, level=level)
+        rule, _ = new._off_rules
+        for k in np.flatnonzero((roff[b] > 0) & (new._weak_row < 0)).tolist():
+            kinds[rule[k]] += 1
+            assert new._parent_keys(k, False) == _rule_parent_keys(old, k), (b, k)
+        assert not any(rule[k] for k in np.flatnonzero((roff[b] <= 0) | (new._weak_row >= 0)).tolist())
+    assert kinds[1] > 50 and (depth < 2 or kinds[2] > 50), kinds  # both rules met (and, nested, sub-nets)
+    assert level == 0 or kinds[3] > 0, kinds
