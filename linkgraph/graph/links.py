@@ -374,62 +374,56 @@ def _group_links(grid: Grid, tables: _Tables, node: dict, adj: dict, nbrs: list,
                 if others and (others & (others - 1) == 0 or (others, digit) in found):
                     keep.append((bits, digit))
                     break
-    # the links of each kept group, house by house: (other node key) -> (strong, house)
-    links: dict[tuple[int, int], dict[tuple, tuple[bool, int]]] = {}
-    for bits, digit in keep:
-        mine: dict[tuple, tuple[bool, int]] = {}
+    keep.sort(key=lambda key: found[key][2])  # by sort_key
+    place = {key: i for i, key in enumerate(keep)}
+    groups = [found[key][0] for key in keep]
+    kind = NodeKind.GROUP.value
+    for g in groups:  # new nodes: the graph holds only candidates so far
+        node[g] = {"kind": kind}
+        adj[g] = {}
+    group_adj = [adj[g] for g in groups]
+    # each kept group's links, house by house, as (strong, house) by the sort keys of their
+    # two ends as one int: candidate k (by index, the candidates' order) with group i is
+    # k * count + i; groups i < j come after, at top + i * count + j. A pair's first strong
+    # link wins, else its first weak one (groups in sort order, each house by house).
+    count = len(keep)
+    top = geo.number_of_candidates * count
+    edges: dict[int, tuple[bool, int]] = {}
+    for i, (bits, digit) in enumerate(keep):
+        at = digit - 1
         for h in found[(bits, digit)][1]:
-            others = live_bits[digit - 1] & house_bits[h]
+            others = live_bits[at] & house_bits[h]
             if not others & bits:
                 continue
             others &= ~bits
             if not others:
                 continue
-            single = others & (others - 1) == 0
-            if single or (others, digit) in found:
-                key = ("c", others) if single else ("g", others)
-                prev = mine.get(key)
+            if others & (others - 1) == 0:  # one other cell: a strong link to its candidate
+                pair = ((others.bit_length() - 1) * n + at) * count + i
+                prev = edges.get(pair)
                 if prev is None or not prev[0]:
-                    mine[key] = (True, h)
+                    edges[pair] = (True, h)
+            else:
+                j = place.get((others, digit))
+                if j is not None:  # exactly another kept group: a strong link to it
+                    pair = top + (i * count + j if i < j else j * count + i)
+                    prev = edges.get(pair)
+                    if prev is None or not prev[0]:
+                        edges[pair] = (True, h)
             rest = others
-            while rest:
+            while rest:  # a weak link to every other candidate
                 low = rest & -rest
                 rest ^= low
-                mine.setdefault(("c", low), (False, h))
-            for obits in in_house[(h, digit)]:
+                pair = ((low.bit_length() - 1) * n + at) * count + i
+                if pair not in edges:
+                    edges[pair] = (False, h)
+            for obits in in_house[(h, digit)]:  # and to every kept group apart from this one
                 if not obits & bits:
-                    mine.setdefault(("g", obits), (False, h))
-        links[(bits, digit)] = mine
-    keep.sort(key=lambda key: found[key][2])  # by sort_key
-    place = {key: i for i, key in enumerate(keep)}
-    groups = [found[key][0] for key in keep]
-    kind = NodeKind.GROUP.value
-    for g in groups:
-        if g in node:
-            node[g]["kind"] = kind
-        else:
-            node[g] = {"kind": kind}
-            adj[g] = {}
-    group_adj = [adj[g] for g in groups]
-    # edges by the sort keys of their ends as one int: candidate k (by index, the candidates'
-    # order) with group i is k * count + i; groups i < j come after, at top + i * count + j
-    count = len(keep)
-    top = geo.number_of_candidates * count
-    edges: dict[int, tuple[bool, int]] = {}
-    for i, key in enumerate(keep):
-        digit = key[1]
-        for (what, obits), (st, h) in links[key].items():  # distinct pairs: any order
-            if what == "c":
-                pair = ((obits.bit_length() - 1) * n + digit - 1) * count + i
-            else:
-                j = place.get((obits, digit))
-                if j is None:
-                    continue
-                pair = top + (i * count + j if i < j else j * count + i)
-            prev = edges.get(pair)
-            if prev is not None and (prev[0] or not st):
-                continue
-            edges[pair] = (st, h)
+                    j = place.get((obits, digit))
+                    if j is not None:
+                        pair = top + (i * count + j if i < j else j * count + i)
+                        if pair not in edges:
+                            edges[pair] = (False, h)
     family, house_text = Family.GROUP.value, tables.house_text
     for pair in sorted(edges):
         st, h = edges[pair]

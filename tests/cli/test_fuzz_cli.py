@@ -154,7 +154,8 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
         _opt("--log", ["{d}/rate.jsonl", "{d}/nodir/r.jsonl", "{d}/sub"]), _flag("--resume"),
         _opt("--timeout", SECONDS))).map(lambda t: [t[0], "--timeout", "2", "--workers", "1", *t[1]]),
     "bench": st.tuples(st.sampled_from(FILES), _options(
-        _opt("--job", ["oracle", "basic", "oracle,basic", "bogus"]), _opt("--limit", COUNTS), FMT)
+        _opt("--job", ["oracle", "basic", "oracle,basic", "bogus"]), _opt("--limit", COUNTS),
+        _opt("--clock", ["wall", "process", "cpu"]), FMT)
     ).map(lambda t: [t[0], "--limit", "2", *t[1]]),
 }
 
