@@ -41,9 +41,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["advance_run", "best_support", "contradiction_options", "derive", "end_rows", "failures", "first_rounds", "group_args", "group_pairs",
-           "nest_failures", "pattern_args", "patterns", "rounds_into", "run_subnet_outer", "select_bits", "set_summary", "shallow_counts", "strong_sets", "structure_tables",
-           "subnet_best", "subnet_starts", "subnet_outer", "supports_exceed", "verity_double", "weak_parents"]
+__all__ = ["advance_run", "best_support", "contradiction_options", "derive", "end_rows", "failures",
+           "first_rounds", "group_args", "group_pairs", "nest_failures", "nested_best", "nested_exceeds",
+           "off_reasons", "pattern_args", "patterns", "rounds_into", "run_subnet_outer", "select_bits",
+           "set_summary", "shallow_counts", "strong_sets", "structure_tables", "subnet_best", "subnet_outer",
+           "subnet_starts", "supports_exceed", "verity_double", "weak_parents"]
 
 
 @njit(cache=True, nogil=True)
@@ -536,6 +538,249 @@ def shallow_counts(ptr, keys, ron, roff, strong, weak, mem):  # pragma: no cover
             return counts
         counts[i] = n
     return counts
+
+
+@njit(cache=True, nogil=True)
+def off_reasons(roff, weak, cs, gt_ptr, gt_pair, go_ptr, go_val, pt_ptr, pt_pat, p_bases, bptr, bk, bcov):  # pragma: no cover
+    """Per OFF literal of round > 0 without a weak parent (``weak[k] < 0``), which rule of
+    depth 1 or 2 explains it, as `linkgraph.nets.proof.BranchProof`'s group and pattern
+    reasons choose: (kind, index) rows, kind 1 a locking pair (index the pair), 2 a subset or
+    fish pattern (index the pattern), 3 neither (only a sub-net explains it), 0 elsewhere.
+
+    The pair: among the pairs targeting ``k`` (`gt_ptr`, `gt_pair`, ascending) whose members
+    outside the target set (`go_ptr`, `go_val`) are all OFF in rounds ``0 .. t - 1`` (``t``
+    the round of ``-k``), the fewest such members, then the earliest last one, then the
+    lowest pair. Else the pattern: the first targeting ``k`` (`pt_ptr`, `pt_pat`, ascending)
+    whose base members (`p_bases` rows of base indices into `bptr`, `bk`, `bcov`, -1
+    padded) not OFF before ``t`` touch at most as many covers as it has bases, one of
+    them a set of ``k`` (`cs`, padded with a value no cover has)."""
+    L = roff.shape[0]
+    kind = np.zeros(L, dtype=np.int8)
+    index = np.full(L, -1, dtype=np.int64)
+    seen = np.empty(4, dtype=np.int64)
+    for k in range(L):
+        t = roff[k]
+        if t <= 0 or weak[k] >= 0:
+            continue
+        best = -1
+        best_n = 0
+        best_r = 0
+        for q in range(gt_ptr[k], gt_ptr[k + 1]):
+            p = gt_pair[q]
+            ok = True
+            r = -1
+            for x in range(go_ptr[p], go_ptr[p + 1]):
+                y = roff[go_val[x]]
+                if y < 0 or y >= t:
+                    ok = False
+                    break
+                if y > r:
+                    r = y
+            if not ok:
+                continue
+            n = go_ptr[p + 1] - go_ptr[p]
+            if best < 0 or n < best_n or (n == best_n and r < best_r):
+                best = p
+                best_n = n
+                best_r = r
+        if best >= 0:
+            kind[k] = 1
+            index[k] = best
+            continue
+        kind[k] = 3
+        for q in range(pt_ptr[k], pt_ptr[k + 1]):
+            p = pt_pat[q]
+            size = 3 if p_bases[p, 2] >= 0 else 2
+            n = 0
+            ok = True
+            for i in range(3):
+                b = p_bases[p, i]
+                if b < 0 or not ok:
+                    continue
+                for x in range(bptr[b], bptr[b + 1]):
+                    c = bcov[x]
+                    y = roff[bk[x]]
+                    if 0 <= y < t:
+                        continue
+                    new = True
+                    for j in range(n):
+                        if seen[j] == c:
+                            new = False
+                            break
+                    if new:
+                        if n == size:
+                            ok = False
+                            break
+                        seen[n] = c
+                        n += 1
+            if not ok:
+                continue
+            hit = False
+            for j in range(n):
+                for i in range(cs.shape[1]):
+                    if cs[k, i] == seen[j]:
+                        hit = True
+            if hit:
+                kind[k] = 2
+                index[k] = p
+                break
+    return kind, index
+
+
+@njit(cache=True, nogil=True)
+def _nested_support(start, ron, roff, strong, weak, mem, limit, empties, rows, failed, starts_on, starts_off, ends_on,
+                    ends_off, stacks, tail_pos, t0s, sees, others, base, real, cs, max_options, state, nptr, nlen, buf,
+                    fill, mark, stamp, out, outk):  # pragma: no cover
+    """The support of the literal keys `start` (``2k + 1`` for +k, ``2k`` for -k) in a failed
+    branch of depth 0 at nesting level 1, walked as `_support` walks it, except that an OFF
+    literal of round > 0 without a weak parent is explained by its sub-net: once the walk has
+    nothing else to follow, such literals are taken one at a time (first seen, first taken),
+    and the premises of the sub-net's best contradiction other than ``+k``
+    (`run_subnet_outer` on branch ``rows[k]`` of the batch run given level by level, failing
+    at round ``failed[rows[k]]``) are its parents; with none, its reason is an empty set,
+    which counts as one key more with `empties` (as `BranchProof.support`'s `limit` counts
+    it) and as no node without. The keys are written to `out` (their marks `stamp` in
+    `mark`), the literals with an empty reason to `outk`; returns (the count, the number
+    of those literals, the number of literal keys), the count -1 once past `limit` (when >= 0): a walk past it makes no
+    more sub-nets. A sub-net made is kept for the next walks: ``state[k]`` 1, its premises'
+    sort codes (``2m`` for +m, ``2m + 1`` for -m) at ``buf[nptr[k] : nptr[k] + nlen[k]]``,
+    ``fill[0]`` the first free place of `buf`. The count is -2 when a sub-net has no best
+    contradiction (the caller's walks decide), -3 when `buf` is full (the caller gives a
+    larger one and calls again: the sub-nets made are kept)."""
+    L = ron.shape[0]
+    width = mem.shape[1]
+    stack = np.empty(2 * L, dtype=np.int64)
+    queue = np.empty(L, dtype=np.int64)
+    top = 0
+    n = 0
+    nk = 0
+    extra = 0  # the empty reasons counted (with `empties`)
+    head = 0
+    tail = 0
+    for x in range(len(start)):
+        n, top = _visit(start[x], mark, stamp, out, n, stack, top)
+    while limit < 0 or n + extra <= limit:
+        if top == 0:
+            if head == tail:
+                break
+            k = queue[head]
+            head += 1
+            if state[k] == 0:
+                b = rows[k]
+                if b < 0 or failed[b] < 0:
+                    return -2, nk, n
+                res = run_subnet_outer(starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, b, failed[b], k,
+                                       sees, others, base, real, cs, mem, max_options)
+                if res[7] < 0:
+                    return -2, nk, n
+                outer = res[9]
+                at = fill[0]
+                if at + len(outer) > len(buf):
+                    return -3, nk, n
+                buf[at : at + len(outer)] = outer
+                nptr[k] = at
+                nlen[k] = len(outer)
+                fill[0] = at + len(outer)
+                state[k] = 1
+            if nlen[k] == 0:
+                outk[nk] = k
+                nk += 1
+                if empties:
+                    extra += 1
+            for x in range(nptr[k], nptr[k] + nlen[k]):
+                c = buf[x]
+                n, top = _visit(c - 1 if c & 1 else c + 1, mark, stamp, out, n, stack, top)  # sort code -> key
+            continue
+        top -= 1
+        e = stack[top]
+        k = e >> 1
+        if e & 1:
+            if ron[k] <= 0:
+                continue
+            j = strong[k]
+            if j < 0:
+                return -2, nk, n
+            for x in range(width):
+                m = mem[j, x]
+                if m >= L:
+                    break
+                if m != k:
+                    n, top = _visit(2 * m, mark, stamp, out, n, stack, top)
+        else:
+            if roff[k] <= 0:
+                continue
+            j = weak[k]
+            if j < 0:
+                queue[tail] = k
+                tail += 1
+                continue
+            n, top = _visit(2 * j + 1, mark, stamp, out, n, stack, top)
+    if 0 <= limit < n + extra:
+        return -1, nk, n
+    return n + extra, nk, n
+
+
+@njit(cache=True, nogil=True)
+def nested_exceeds(ptr, keys, counts, ron, roff, strong, weak, mem, limit, rows, failed, starts_on, starts_off,
+                   ends_on, ends_off, stacks, tail_pos, t0s, sees, others, base, real, cs, max_options, state, nptr,
+                   nlen, buf, fill):  # pragma: no cover
+    """`BranchProof.contradiction_exceeds` of a failed branch of depth 0 at nesting level 1:
+    1 if the support of every contradiction option (`ptr`, `keys` as `contradiction_options`
+    gives them) has more than `limit` literals, else 0 (-2, -3 as `_nested_support` gives
+    them). An option whose count short of its sub-nets (`counts`, `shallow_counts`) is past
+    the limit is past it whole; the others are walked by `_nested_support`."""
+    L = ron.shape[0]
+    mark = np.zeros(2 * L, dtype=np.int64)
+    out = np.empty(2 * L, dtype=np.int64)
+    outk = np.empty(L, dtype=np.int64)
+    for i in range(len(ptr) - 1):
+        if counts[i] > limit:
+            continue
+        n, _, _ = _nested_support(keys[ptr[i] : ptr[i + 1]], ron, roff, strong, weak, mem, limit, False, rows, failed,
+                               starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, sees, others, base,
+                               real, cs, max_options, state, nptr, nlen, buf, fill, mark, i + 1, out, outk)
+        if n < -1:
+            return n
+        if n >= 0:
+            return 0
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def nested_best(kinds, sets, ptr, keys, counts, ron, roff, strong, weak, mem, rows, failed, starts_on, starts_off,
+                ends_on, ends_off, stacks, tail_pos, t0s, sees, others, base, real, cs, max_options, state, nptr, nlen,
+                buf, fill):  # pragma: no cover
+    """`BranchProof.best_contradiction` of a failed branch of depth 0 at nesting level 1: the
+    option with the fewest support keys (`_nested_support` with `empties`), ties to the
+    lower kind, then set, then the first; an option whose count short of its sub-nets
+    (`counts`) is past the best so far is not walked. Returns (its index, its support's
+    literal keys, the literals among them whose sub-net leaves an empty reason); the index
+    -1 for no option, -2 or -3 as `_nested_support` gives them."""
+    L = ron.shape[0]
+    mark = np.zeros(2 * L, dtype=np.int64)
+    out = np.empty(2 * L, dtype=np.int64)
+    outk = np.empty(L, dtype=np.int64)
+    best_out = np.empty(0, dtype=np.int64)
+    best_k = np.empty(0, dtype=np.int64)
+    best = -1
+    best_n = -1
+    for i in range(len(kinds)):
+        if best >= 0 and counts[i] > best_n:
+            continue
+        n, nk, nlit = _nested_support(keys[ptr[i] : ptr[i + 1]], ron, roff, strong, weak, mem, best_n, True, rows, failed,
+                                starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, sees, others, base,
+                                real, cs, max_options, state, nptr, nlen, buf, fill, mark, i + 1, out, outk)
+        if n < -1:
+            return n, best_out, best_k
+        if n < 0:
+            continue
+        if best < 0 or n < best_n or (n == best_n and (kinds[i] < kinds[best]
+                                                       or (kinds[i] == kinds[best] and sets[i] < sets[best]))):
+            best = i
+            best_n = n
+            best_out = out[:nlit].copy()
+            best_k = outk[:nk].copy()
+    return best, best_out, best_k
 
 
 # ---- a whole run that only reports failures (the sub-nets of linkgraph.nets.engine._nest) ----

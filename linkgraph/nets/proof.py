@@ -28,6 +28,7 @@ Examples
 from __future__ import annotations
 
 import weakref
+from itertools import chain
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -192,6 +193,68 @@ def _on_first(key: tuple) -> tuple:
     return key[0], not key[1]
 
 
+class _RuleTables:
+    """A structure's depth-1 and depth-2 rules as `linkgraph.nets.kernel.off_reasons` reads
+    them (``arrays``), and the group keys of its locking pairs, each made on first use."""
+
+    __slots__ = ("st", "arrays", "_gkeys")
+
+    def __init__(self, st: Structure):
+        self.st = st
+        L = st.size
+        none = np.zeros(0, dtype=np.int64)
+        gr, pt = st._groups, st._patterns
+        if gr is not None:
+            pb, kb = gr["outB"]
+            order = np.argsort(kb.astype(np.int16), kind="stable")  # int16: a radix sort
+            gt_pair = np.ascontiguousarray(pb[order], dtype=np.int64)
+            gt_ptr = np.r_[0, np.cumsum(np.bincount(kb, minlength=L))].astype(np.int64)
+            go_ptr, go_val = (np.ascontiguousarray(x, dtype=np.int64) for x in gr["outA_flat"])
+        else:
+            gt_ptr, gt_pair, go_ptr, go_val = np.zeros(L + 1, dtype=np.int64), none, none, none
+        if pt is not None:
+            # each target's patterns ascending, once each (as `Structure.patterns_targeting`)
+            cols, ks = pt["T"]
+            order = np.argsort(ks.astype(np.int16), kind="stable")
+            k = ks.take(order)
+            p = pt["owner"].take(cols.take(order)).astype(np.int64)
+            keep = np.flatnonzero(np.r_[True, (k[1:] != k[:-1]) | (p[1:] != p[:-1])]) if len(k) else order
+            pt_pat = np.ascontiguousarray(p.take(keep))
+            pt_ptr = np.r_[0, np.cumsum(np.bincount(k.take(keep), minlength=L))].astype(np.int64)
+            pats = pt["pats"]
+            p_bases = np.fromiter(chain.from_iterable(pats._bases), dtype=np.int64,
+                                  count=3 * len(pats._bases)).reshape(-1, 3)
+            bptr, bk, bcov = (np.fromiter(x, dtype=np.int64, count=len(x)) for x in (pats._bptr, pats._bk, pats._bcov))
+        else:
+            pt_ptr, pt_pat = np.zeros(L + 1, dtype=np.int64), none
+            p_bases, bptr, bk, bcov = np.zeros((0, 3), dtype=np.int64), none, none, none
+        self.arrays = (gt_ptr, gt_pair, go_ptr, go_val, pt_ptr, pt_pat, p_bases, bptr, bk, bcov)
+        self._gkeys: dict[int, tuple] = {}
+
+    def group_key(self, p: int) -> tuple:
+        """The key of locking pair `p`'s group, as `BranchProof._group_reason` names it."""
+        got = self._gkeys.get(p)
+        if got is None:
+            st = self.st
+            gr = st._groups
+            a, _ = gr["pairs"][p]
+            cands = [st.candidate(m) for m in gr["inter"][p]]
+            group = Group(tuple(c.cell for c in cands), cands[0].digit)
+            got = self._gkeys[p] = ("group", group, a, tuple(int(m) for m in gr["outA"][p]))
+        return got
+
+
+_RULES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _tables(st: Structure) -> _RuleTables:
+    """The `_RuleTables` of `st`, made once per structure."""
+    got = _RULES.get(st)
+    if got is None:
+        got = _RULES[st] = _RuleTables(st)
+    return got
+
+
 class BranchProof:
     """One branch of a propagation explained: the reason of each literal (arrays of one
     row, memoized), the contradictions, the support of chosen literals, the proof graph.
@@ -216,6 +279,7 @@ class BranchProof:
         self.batch: list[weakref.ref] = []
         self._supports: dict = {}  # tuple of keys -> their complete support (a frozenset)
         self._options = None
+        self._net_memo = None  # the sub-nets' premises as `_nested_exceeds` keeps them (arrays)
 
     @cached_property
     def _weak_row(self) -> np.ndarray:
@@ -299,13 +363,48 @@ class BranchProof:
             j = self._weak_parent[k]
             if j >= 0:
                 pk = [(j, True)]
+            elif key in self._nets:
+                return None
+            elif key in self._memo:  # its reason is written already (explained, or a sub-net's)
+                pk = [p for p, _ in self._memo[key]]
             else:
-                out = self._local_reason(k, on)
-                if out is None:
+                pk = self._rule_keys(k, t)
+                if pk is None:
+                    assert self.level >= 1, f"OFF literal {self.st.candidate(k)} without a reason"
+                    self._nets.add(key)
                     return None
-                pk = [p for p, _ in out]
         self._pkeys[key] = pk
         return pk
+
+    def _rule_keys(self, k: int, t: int):
+        """The parent keys of OFF literal k of round `t` > 0 without a weak parent, by the rule
+        `_local_reason` would cite (a locking pair, else a subset or fish pattern; None for
+        neither), chosen for every such literal of the branch in one compiled call
+        (`_off_rules`); `_local_reason` itself only for a pattern that leaves no place."""
+        if self.st._groups is None and self.st._patterns is None:
+            return None
+        kind, index = self._off_rules
+        rule = kind[k]
+        if rule == 1:
+            return [_tables(self.st).group_key(index[k])]
+        if rule != 2:
+            return None
+        p = index[k]
+        st = self.st
+        ms, cs = st.pattern_places(p)
+        touched = self._touched(ms, cs, st._patterns["pats"].size(p), t)
+        off_keys = st.literal_keys[0]
+        ins = [off_keys[m] for m, c in zip(ms, cs) if c not in touched]
+        if ins:
+            return ins
+        return [q for q, _ in self._local_reason(k, False)]  # an empty set: its key names the pattern
+
+    @cached_property
+    def _off_rules(self) -> tuple[list[int], list[int]]:
+        """`linkgraph.nets.kernel.off_reasons` of this branch, as lists (kind, index)."""
+        tb = _tables(self.st)
+        kind, index = kernels().off_reasons(self._roff16, self._weak_row, self.st.cs_pad, *tb.arrays)
+        return kind.tolist(), index.tolist()
 
     def _local_reason(self, k: int, on: bool):
         """The reason of (k, on) from sets, groups and patterns; None if only a sub-net explains it."""
@@ -586,12 +685,8 @@ class BranchProof:
         return compiled
 
     @cached_property
-    def _shallow_counts(self) -> list[int] | None:
-        """At depth 0 (any level), per contradiction option the node count of its support
-        with every literal only a sub-net explains taken as a leaf (an OFF literal without a
-        weak parent: at depth 0 there is no group or pattern), found by the kernel
-        (`linkgraph.nets.kernel.shallow_counts`); None elsewhere. A lower bound on the
-        option's whole support, which holds those literals and more."""
+    def _shallow_array(self) -> np.ndarray | None:
+        """`_shallow_counts` as the kernel's array (None likewise)."""
         if self.depth != 0 or self.failed < 0:
             return None
         _, _, ptr, keys = self._option_arrays
@@ -599,7 +694,17 @@ class BranchProof:
                                           self.st.mem_pad)
         if len(counts) and counts[0] == -2:
             return None
-        return counts.tolist()
+        return counts
+
+    @cached_property
+    def _shallow_counts(self) -> list[int] | None:
+        """At depth 0 (any level), per contradiction option the node count of its support
+        with every literal only a sub-net explains taken as a leaf (an OFF literal without a
+        weak parent: at depth 0 there is no group or pattern), found by the kernel
+        (`linkgraph.nets.kernel.shallow_counts`); None elsewhere. A lower bound on the
+        option's whole support, which holds those literals and more."""
+        counts = self._shallow_array
+        return None if counts is None else counts.tolist()
 
     # ---- support DAG -----------------------------------------------------------
     def support(self, keys, limit: int | None = None, node_limit: int | None = None) -> set | None:
@@ -648,8 +753,12 @@ class BranchProof:
                 # (made alone, as most deferred literals are never needed: cheaper than in
                 # batches of the deferred)
                 key = deferred.pop(0)
-                self._prepare([key])
-                self._resolve(key)
+                kept = self._memo_keys(key[0])
+                if kept is not None:
+                    pkeys[key] = kept
+                else:
+                    self._prepare([key])
+                    self._resolve(key)
                 stack.extend(pkeys[key])
                 continue
             key = stack.pop()
@@ -708,9 +817,80 @@ class BranchProof:
         # an option whose support short of its sub-nets is past the limit is past it whole
         counts = self._shallow_counts
         if counts is not None:
+            if self.level == 1 and len(self.st.sets):
+                out = self._nested_exceeds(limit)
+                if out >= 0:
+                    return bool(out)
             return all(n > limit or self.support(keys, node_limit=limit) is None
                        for n, (_, _, keys) in zip(counts, self.contradiction_options(), strict=True))
         return all(self.support(keys, node_limit=limit) is None for _, _, keys in self.contradiction_options())
+
+    def _nested_exceeds(self, limit: int) -> int:
+        """`contradiction_exceeds` at depth 0 and nesting level 1 in one compiled call
+        (`linkgraph.nets.kernel.nested_exceeds`: 1 or 0; -2 when the kernel cannot tell):
+        the walks read the sub-nets of the literals they need from the branch's batch
+        (`_sub_runs`) and keep their premises in `_net_memo`, which later walks, compiled or
+        not, read instead of making the sub-net again."""
+        _, _, ptr, keys = self._option_arrays
+        return self._nested_call(kernels().nested_exceeds, (ptr, keys, self._shallow_array), (limit,))
+
+    def _nested_best(self):
+        """`_best_contradiction` at depth 0 and nesting level 1 in one compiled call
+        (`linkgraph.nets.kernel.nested_best`, the sub-nets kept as `_nested_exceeds` keeps
+        them): the same option and support, the support kept as `support` keeps it; False
+        when the kernel cannot tell. A literal whose sub-net has no premise but ``+k`` has
+        an empty set for its reason, whose key `_resolve` writes."""
+        kinds, sets, ptr, keys = self._option_arrays
+        i, sup, empties = self._nested_call(kernels().nested_best, (kinds, sets, ptr, keys, self._shallow_array), ())
+        if i == -2:
+            return False
+        if i < 0:
+            return None
+        kind, j, opt = self.contradiction_options()[i]
+        off_keys, on_keys = self.st.literal_keys
+        support = [on_keys[e >> 1] if e & 1 else off_keys[e >> 1] for e in sup.tolist()]
+        for k in empties.tolist():
+            key = (k, False)
+            self._prepare([key])
+            self._resolve(key)
+            support += self._pkeys[key]
+        self._supports.setdefault(tuple(opt), frozenset(support))
+        return kind, j, opt, self._supports[tuple(opt)]
+
+    def _nested_call(self, kernel, head: tuple, tail: tuple):
+        """Call `kernel` (`nested_exceeds` or `nested_best`) with the arguments `head`, the
+        branch's rows, `tail`, the batch run and the kept sub-nets (`_net_memo`, made on the
+        first call), again with a larger store of premises while it answers -3."""
+        st = self.st
+        run, row = self._sub_runs
+        memo = self._net_memo
+        if memo is None:
+            L = st.size
+            rows = np.full(L, -1, dtype=np.int64)
+            rows[list(row)] = list(row.values())
+            memo = self._net_memo = [rows, np.zeros(L, dtype=np.int8), np.zeros(L, dtype=np.int64),
+                                     np.zeros(L, dtype=np.int64), np.empty(4 * L, dtype=np.int64),
+                                     np.zeros(1, dtype=np.int64)]
+        others, base, real = st.strong_tables
+        rows, state, nptr, nlen, _, fill = memo
+        while True:
+            out = kernel(*head, self._ron16, self._roff16, self._strong_row, self._weak_row, st.mem_pad, *tail, rows,
+                         run.failed, *run.chain, st.sees_pad, others, base, real, st.cs_pad, _MAX_OPTIONS, state, nptr,
+                         nlen, memo[4], fill)
+            if (out[0] if isinstance(out, tuple) else out) != -3:
+                return out
+            memo[4] = np.concatenate([memo[4], np.empty(len(memo[4]) + st.size, dtype=np.int64)])
+
+    def _memo_keys(self, k: int):
+        """The parent keys of ``-k`` from the premises of its sub-net kept by `_nested_exceeds`;
+        None if it kept none (not made there, or a sub-net with no premise but ``+k``, whose
+        reason `_resolve` writes)."""
+        memo = self._net_memo
+        if memo is None or not memo[1][k] or not memo[3][k]:
+            return None
+        a = int(memo[2][k])
+        off_keys, on_keys = self.st.literal_keys
+        return [off_keys[e >> 1] if e & 1 else on_keys[e >> 1] for e in memo[4][a : a + int(memo[3][k])].tolist()]
 
     # ---- depth 0, no nesting: the contradictions' supports compiled -----------------
     @cached_property
@@ -780,6 +960,15 @@ class BranchProof:
         found = self._compiled_best()
         if found is not False:
             return found
+        if self.level == 1 and self.depth == 0 and self._shallow_array is not None and len(self.st.sets):
+            found = self._nested_best()
+            if found is not False:
+                return found
+        return self._walked_best()
+
+    def _walked_best(self):
+        """`_best_contradiction` by the Python walks (`support`), where no kernel applies (and
+        the tests' oracle of `_nested_best`)."""
         best = None
         counts = self._shallow_counts
         for i, (kind, j, keys) in enumerate(self.contradiction_options()):

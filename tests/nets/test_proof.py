@@ -301,3 +301,104 @@ def test_packed_subnet_starts_match_the_rows(puzzle):
     assert run.failed.tolist() == old.failed.tolist() and (run.failed >= 0).any()
     every = np.arange(n)
     assert run.rows_many(every).tolist() == old.rows_many(every).tolist()
+
+
+def _rule_parent_keys(bp, k: int):
+    """The oracle of `BranchProof._rule_keys`: the parent keys of the reason `_local_reason`
+    writes for OFF literal k (its group, pattern or empty-set key, with the edge texts
+    dropped), None when only a sub-net explains it."""
+    out = bp._local_reason(k, False)
+    return None if out is None else [p for p, _ in out]
+
+
+@pytest.mark.parametrize("puzzle, depth, level", [
+    (lg.samples.GNPX_FORCECHAIN, 1, 0),
+    (lg.samples.GNPX_FORCECHAIN, 2, 0),
+    (lg.samples.EASTER_MONSTER, 2, 0),
+    (lg.samples.GOLDEN_NUGGET, 2, 0),
+    (lg.samples.EASTER_MONSTER, 1, 1),
+])
+def test_compiled_rules_match_the_reasons(puzzle, depth, level):
+    """Every OFF literal of round > 0 without a weak parent, in every branch: the rule the
+    compiled choice (`linkgraph.nets.kernel.off_reasons`) gives `_parent_keys` is the one
+    the Python group and pattern reasons pick."""
+    st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), depth, level)
+    kinds = {1: 0, 2: 0, 3: 0}
+    for b in range(len(failed)):
+        new = BranchProof(st, ron[b], roff[b], failed[b], depth=depth, level=level)
+        old = BranchProof(st, ron[b], roff[b], failed[b], depth=depth, level=level)
+        rule, _ = new._off_rules
+        for k in np.flatnonzero((roff[b] > 0) & (new._weak_row < 0)).tolist():
+            kinds[rule[k]] += 1
+            assert new._parent_keys(k, False) == _rule_parent_keys(old, k), (b, k)
+        assert not any(rule[k] for k in np.flatnonzero((roff[b] <= 0) | (new._weak_row >= 0)).tolist())
+    assert kinds[1] > 50 and (depth < 2 or kinds[2] > 50), kinds  # both rules met (and, nested, sub-nets)
+    assert level == 0 or kinds[3] > 0, kinds
+
+
+def _nested_pairs(puzzle, n=10):
+    """(new, old) BranchProofs of the first `n` failed nested branches (depth 0, level 1) of
+    `puzzle`, each side a batch of its own (as `linkgraph.nets.steps` joins them)."""
+    st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), 0, 1)
+    bs = [b for b in range(len(failed)) if failed[b] >= 0][:n]
+    sides = []
+    for _ in range(2):
+        bps = [BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=1) for b in bs]
+        group = [weakref.ref(bp) for bp in bps]
+        for bp in bps:
+            bp.batch = group
+        sides.append(bps)
+    return list(zip(*sides))
+
+
+@pytest.mark.parametrize("puzzle", [lg.samples.GOLDEN_NUGGET, lg.samples.EASTER_MONSTER])
+def test_nested_exceeds_matches_the_walks(puzzle):
+    """`BranchProof._nested_exceeds` (one compiled call, `linkgraph.nets.kernel.nested_exceeds`)
+    answers as the Python walks with node limits do (the oracle: `support` per option,
+    options past the limit short of their sub-nets skipped), at limits from the least
+    shallow count up; the sub-nets' premises it keeps are the parent keys `_prepare` and
+    `_resolve` find, and a Python walk reading them gives the same supports."""
+    answers, kept = set(), 0
+    for i, (new, old) in enumerate(_nested_pairs(puzzle)):
+        lo = min(new._shallow_counts)
+        if i < 3:  # a small store for the premises, grown as the kernel asks (-3)
+            assert new._nested_exceeds(-1) == 1 and not new._net_memo[1].any()
+            new._net_memo[4] = np.empty(i, dtype=np.int64)
+        for limit in (lo - 1, lo, lo + 2, lo + 5, lo + 10, lo + 25, lo + 60, 10_000):
+            got = new._nested_exceeds(limit)
+            want = all(n > limit or old.support(keys, node_limit=limit) is None
+                       for n, (_, _, keys) in zip(old._shallow_counts, old.contradiction_options(), strict=True))
+            assert got in (0, 1) and bool(got) == want, limit
+            answers.add(got)
+        for k in np.flatnonzero(new._net_memo[1]).tolist():
+            key = (k, False)
+            old._prepare([key])
+            old._resolve(key)
+            assert new._memo_keys(k) in (None, old._pkeys[key])
+            kept += new._memo_keys(k) is not None
+        for _, _, keys in old.contradiction_options():
+            assert new.support(keys) == old.support(keys)
+    assert answers == {0, 1} and kept > 50
+
+
+@pytest.mark.parametrize("puzzle, n, empty", [
+    (lg.samples.GOLDEN_NUGGET, 16, False),
+    (lg.samples.EASTER_MONSTER, 16, False),
+    (lg.samples.GNPX_FORCECHAIN, 30, True),  # a sub-net failing from +k alone: an empty reason
+])
+def test_nested_best_matches_the_walks(puzzle, n, empty):
+    """`BranchProof._nested_best` (`linkgraph.nets.kernel.nested_best`) finds the option and
+    support the Python walks find (`_walked_best`: keys counted, empty reasons included),
+    before and after other walks have kept sub-nets, and keeps that support for `support`."""
+    empties = 0
+    pairs = _nested_pairs(puzzle, n)
+    for i, (new, old) in enumerate(pairs):
+        if i % 2:  # sub-nets kept by a walk with a limit first
+            new._nested_exceeds(min(new._shallow_counts) + 3)
+        got = new._nested_best()
+        want = old._walked_best()
+        assert got is not False and got == want
+        kind, j, keys, sup = got
+        assert new.support(keys) is sup
+        empties += len(sup) > new.node_count(sup)  # an empty set's key is a key, not a node
+    assert len(pairs) == n and (empties > 0) == empty
