@@ -255,6 +255,19 @@ def _tables(st: Structure) -> _RuleTables:
     return got
 
 
+def _touched(roff: list[int], ms: list[int], cs: list[int], n: int, t: int) -> list[int] | None:
+    """The covers `cs` of a pattern's places `ms` not OFF before round `t` (OFF rounds `roff`)
+    touch, sorted; None once they are more than `n` (the pattern's bases): no pattern then."""
+    touched: list[int] = []  # at most n + 1 covers: a list is the quicker set
+    for m, c in zip(ms, cs):
+        if not 0 <= roff[m] < t and c not in touched:
+            touched.append(c)
+            if len(touched) > n:
+                return None
+    touched.sort()
+    return touched
+
+
 class BranchProof:
     """One branch of a propagation explained: the reason of each literal (arrays of one
     row, memoized), the contradictions, the support of chosen literals, the proof graph.
@@ -392,7 +405,7 @@ class BranchProof:
         p = index[k]
         st = self.st
         ms, cs = st.pattern_places(p)
-        touched = self._touched(ms, cs, st._patterns["pats"].size(p), t)
+        touched = _touched(self._rounds_off, ms, cs, st._patterns["pats"].size(p), t)
         off_keys = st.literal_keys[0]
         ins = [off_keys[m] for m, c in zip(ms, cs) if c not in touched]
         if ins:
@@ -483,17 +496,10 @@ class BranchProof:
         places, size, member_sets = st.pattern_places, pats.size, st.member_sets
         for p in st.patterns_targeting(k):
             ms, cs = places(p)
-            n = size(p)
-            touched: list[int] = []  # at most n + 1 covers: a list is the quicker set
-            for m, c in zip(ms, cs):
-                if not 0 <= roff[m] < t and c not in touched:
-                    touched.append(c)
-                    if len(touched) > n:
-                        break
-            else:
+            touched = _touched(roff, ms, cs, size(p), t)
+            if touched is not None:
                 if not any(k in member_sets[c] for c in touched):
                     continue
-                touched.sort()
                 family, combo, covers = pats[p]  # the pattern's tuple, made for the one that applies
                 ins = [m for m, c in zip(ms, cs) if c not in touched]
                 via = " ".join(st.set_text(b) for b, _ in combo) + "|" + " ".join(st.set_text(c) for c in touched)
