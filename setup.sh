@@ -58,14 +58,17 @@ ensure_venv() {
 warm_kernels() {
   # numba compiles the engine's kernels on their first call and caches the machine code beside
   # the sources: compile them here, once per install, so that no first solve, test or explorer
-  # request pays for it (about half a minute on a fresh clone, a second once cached)
-  echo "setup: loading the engine's compiled kernels (compiled once, then cached)" >&2
+  # request pays for it (some 110 kernels: two minutes on a fast machine's fresh clone, more than ten
+  # on a slow one; a few seconds once cached)
+  local start=$SECONDS
+  echo "setup: loading the engine's compiled kernels (on a fresh clone numba compiles them: minutes; then cached)" >&2
   .venv/bin/python -c '
 import linkgraph as lg
 lg.solver.warm_up()
 lg.solve(lg.Grid.parse(".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54."),
          ladder="se")  # a diabolical puzzle (SE 7.x): Sudoku Explainer'"'"'s chaining rules and their kernels
 ' || die "the engine's compiled kernels could not be loaded (see the messages above)"
+  echo "setup: kernels ready ($((SECONDS - start)) s)" >&2
 }
 
 case "$mode" in
