@@ -287,61 +287,23 @@ def candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_majo
 
 def grouped_net(grid: Grid) -> Net:
     """Candidates, then group nodes (2+ places of a digit in one box-line intersection) by
-    intersection and digit, each group's members in cell order."""
-    g = grid.geometry
-    C, S = g.number_of_candidates, g.number_of_sets
-    tb = _tables(g)
-    live = grid.live
-    idx = np.flatnonzero(live)
-    nc = len(idx)
-    w = tb.places.shape[0]
-    # group nodes: the live places of a digit in an intersection, 2+ of them
-    on = np.append(live, False).take(tb.places)  # (w, I * n)
-    size = on.sum(axis=0)
-    grp = np.flatnonzero(size >= 2)
-    on = on.take(grp, axis=1)
-    mem = np.where(on, tb.places.take(grp, axis=1), C)
-    mem.sort(axis=0)  # (w, groups): live places first, in cell order
-    pattern = (on * (1 << np.arange(w))[:, None]).sum(axis=0)
-    size = np.concatenate((np.ones(nc, dtype=np.intp), size.take(grp)))
-    N = len(size)
-    table = np.full((N, w), -1, dtype=np.intp)
-    table[:nc, 0] = idx
-    table[nc:] = np.where(mem < C, mem, -1).T  # each group's live places first, in cell order
-    members = Members(table)
-    # links through the sets holding each node: a candidate's from the table, a group's by its pattern
-    cand_sets = tb.sets.take(idx, axis=0)
-    group_sets = tb.group_sets.take(grp * 2**w + pattern, axis=0)
-    k = max(cand_sets.shape[1], group_sets.shape[1])
-    sets = np.full((N, k), S, dtype=np.intp)
-    sets[:nc, : cand_sets.shape[1]] = cand_sets
-    sets[nc:, : group_sets.shape[1]] = group_sets
-    live_per_set = np.bincount(cand_sets.ravel(), minlength=S + 1)
-    live_per_set[S] = 0
-    weak, strong = _node_links(g, sets, size, live_per_set, w)
-    # nodes sharing a member with each node (itself included) are not linked
-    words = weak.shape[1]
-    local = np.full(C + 1, nc, dtype=np.intp)
-    local[idx] = np.arange(nc)
-    gl = local.take(mem)  # (w, groups): each member's candidate node; pads: nc
-    rows = np.concatenate((np.arange(nc), gl.ravel()))
-    cols = np.concatenate((np.arange(nc), np.tile(np.arange(nc, N), len(gl))))
-    share = pack_pairs(rows, cols, (nc + 1, N), words=words)
-    share[nc] = 0
-    gshare = share.take(gl[0], axis=0)
-    for row in gl[1:]:
-        gshare |= share.take(row, axis=0)
-    apart = ~np.concatenate((share[:nc], gshare))
-    weak &= apart
-    strong &= apart
-    node, cand = _sight(tb, live, idx, np.where(mem < C, mem, mem[:1]))
-    sees_all = np.zeros((N, C), dtype=bool)
-    sees_all[node, cand] = True
-    net = Net(g, members, unpack(strong, N), unpack(weak, N), sees_all, table)
-    net.sight = node, cand  # the cached property, filled in
-    from linkgraph.techniques.aic.kernel import packed_pairs  # noqa: PLC0415 (numba: loaded on first use)
+    intersection and digit, each group's members in cell order.
 
-    net.preds = {True: packed_pairs(strong, N), False: packed_pairs(weak, N)}  # as `sight`, off the words
+    Built in one compiled call (`linkgraph.techniques.aic.kernel.grouped_parts`), which also
+    gives the links' pairs (`Net.preds`), the sight's pairs (`Net.sight`) and `sees_all`
+    packed (`Net.sees_packed`); the numpy build it replaced is kept in the tests as its
+    oracle."""
+    from linkgraph.techniques.aic.kernel import grouped_parts  # noqa: PLC0415 (numba: loaded on first use)
+
+    g = grid.geometry
+    tb = _tables(g)
+    table, strong, weak, sv, su, wv, wu, node, cand, sees_all, packed = grouped_parts(
+        grid.live, tb.sets, tb.seen, tb.seen_digit, tb.peers, tb.places, tb.group_sets, g.size, g.number_of_sets)
+    net = Net(g, Members(table), strong, weak, sees_all, table)
+    # the cached properties, filled in
+    net.sight = node, cand
+    net.preds = {True: (sv, su), False: (wv, wu)}
+    net.sees_packed = packed
     return net
 
 

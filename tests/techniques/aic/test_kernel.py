@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 import linkgraph as lg
+from linkgraph.bitops import pack, pack_pairs, unpack
 from linkgraph.bitops import unpack as unpack_bits
 from linkgraph.io import corpus_path, read_puzzles
-from linkgraph.techniques.aic.net import candidate_net, grouped_net
+from linkgraph.techniques.aic.net import Members, Net, _node_links, _sight, _tables, candidate_net, grouped_net
 from linkgraph.techniques.aic.search import MAX_NODES, Search
 from linkgraph.techniques.als.net import als_net
 
@@ -138,7 +139,7 @@ def test_one_level_by_hand():
     assert not found and unseen[:, 0].tolist() == [0b11, 0b11, 0b10, 0b01]
 
 
-# ---- the grouped net's links read off its packed rows ----------------------------------------
+# ---- the grouped net's links: its pairs are those of its matrices ----------------------------------------
 def _grouped_nets():
     from tests.narrowings import narrowings
 
@@ -165,20 +166,116 @@ def test_grouped_net_links_are_those_of_the_matrices():
     assert {(9, True), (16, True), (4, False)} <= sizes
 
 
-@pytest.mark.parametrize("fault", ["bit-one-off", "last-word-dropped", "columns-unbounded"])
-def test_planted_packed_pair_faults_fail_the_oracle(monkeypatch, fault):
+# ---- the grouped net in one compiled pass ------------------------------------------------
+# the numpy build of `grouped_net` that `kernel.grouped_parts` replaced (round 10), its oracle
+def _numpy_grouped_net(grid):
+    """`grouped_net` as it was built with numpy, before `kernel.grouped_parts`."""
+    g = grid.geometry
+    C, S = g.number_of_candidates, g.number_of_sets
+    tb = _tables(g)
+    live = grid.live
+    idx = np.flatnonzero(live)
+    nc = len(idx)
+    w = tb.places.shape[0]
+    # group nodes: the live places of a digit in an intersection, 2+ of them
+    on = np.append(live, False).take(tb.places)  # (w, I * n)
+    size = on.sum(axis=0)
+    grp = np.flatnonzero(size >= 2)
+    on = on.take(grp, axis=1)
+    mem = np.where(on, tb.places.take(grp, axis=1), C)
+    mem.sort(axis=0)  # (w, groups): live places first, in cell order
+    pattern = (on * (1 << np.arange(w))[:, None]).sum(axis=0)
+    size = np.concatenate((np.ones(nc, dtype=np.intp), size.take(grp)))
+    N = len(size)
+    table = np.full((N, w), -1, dtype=np.intp)
+    table[:nc, 0] = idx
+    table[nc:] = np.where(mem < C, mem, -1).T  # each group's live places first, in cell order
+    members = Members(table)
+    # links through the sets holding each node: a candidate's from the table, a group's by its pattern
+    cand_sets = tb.sets.take(idx, axis=0)
+    group_sets = tb.group_sets.take(grp * 2**w + pattern, axis=0)
+    k = max(cand_sets.shape[1], group_sets.shape[1])
+    sets = np.full((N, k), S, dtype=np.intp)
+    sets[:nc, : cand_sets.shape[1]] = cand_sets
+    sets[nc:, : group_sets.shape[1]] = group_sets
+    live_per_set = np.bincount(cand_sets.ravel(), minlength=S + 1)
+    live_per_set[S] = 0
+    weak, strong = _node_links(g, sets, size, live_per_set, w)
+    # nodes sharing a member with each node (itself included) are not linked
+    words = weak.shape[1]
+    local = np.full(C + 1, nc, dtype=np.intp)
+    local[idx] = np.arange(nc)
+    gl = local.take(mem)  # (w, groups): each member's candidate node; pads: nc
+    rows = np.concatenate((np.arange(nc), gl.ravel()))
+    cols = np.concatenate((np.arange(nc), np.tile(np.arange(nc, N), len(gl))))
+    share = pack_pairs(rows, cols, (nc + 1, N), words=words)
+    share[nc] = 0
+    gshare = share.take(gl[0], axis=0)
+    for row in gl[1:]:
+        gshare |= share.take(row, axis=0)
+    apart = ~np.concatenate((share[:nc], gshare))
+    weak &= apart
+    strong &= apart
+    node, cand = _sight(tb, live, idx, np.where(mem < C, mem, mem[:1]))
+    sees_all = np.zeros((N, C), dtype=bool)
+    sees_all[node, cand] = True
+    net = Net(g, members, unpack(strong, N), unpack(weak, N), sees_all, table)
+    net.sight = node, cand  # the cached property, filled in
+    net.preds = {True: np.nonzero(net.strong), False: np.nonzero(net.weak)}
+    return net
+
+
+def _same_grouped(grid) -> None:
+    new, old = grouped_net(grid), _numpy_grouped_net(grid)
+    assert np.array_equal(new.table, old.table) and new.table.dtype == old.table.dtype
+    for a, b in ((new.strong, old.strong), (new.weak, old.weak), (new.sees_all, old.sees_all)):
+        assert a.dtype == b.dtype == bool and np.array_equal(a, b)
+    for kind in (True, False):
+        assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(new.preds[kind], old.preds[kind])), kind
+    assert all(np.array_equal(a, b) for a, b in zip(new.sight, old.sight))
+    assert np.array_equal(new.sees_packed, pack(old.sees_all))
+    assert np.array_equal(new.hits, old.hits)
+
+
+def _grouped_grids():
+    from tests.narrowings import narrowings
+
+    return [grid for grid in narrowings(10, top95=6, rounds=3, start=True) if not grid.is_solved()]
+
+
+GROUPED_GRIDS = _grouped_grids()
+
+
+def test_the_compiled_grouped_net_is_the_numpy_one():
+    sizes = set()
+    for grid in GROUPED_GRIDS:
+        _same_grouped(grid)
+        sizes.add((grid.geometry.size, grid.geometry.name))
+    assert len({s for s, _ in sizes}) >= 4 and len(sizes) >= 6  # 4x4, 6x6, 9x9, 16x16 and the 9x9 variants
+
+
+@pytest.mark.parametrize("fault", ["strong-any-size", "no-member-check", "group-sight-first-only"])
+def test_planted_grouped_net_faults_fail_the_oracle(monkeypatch, fault):
+    """Faults planted in the kernel's inputs: sizes that never add up (no strong link), one
+    member per group (its links and sight as its first member's), the peers all True (a
+    group sees what its first member sees)."""
     from linkgraph.techniques.aic import kernel
 
-    real = kernel.packed_pairs
+    real = kernel.grouped_parts
 
-    def faulty(rows, N):
-        if fault == "bit-one-off":
-            return real(rows << np.uint64(1), N)
-        if fault == "last-word-dropped":
-            return real(np.ascontiguousarray(rows[:, :-1]) if rows.shape[1] > 1 else rows & np.uint64(0), N)
-        return real(rows | np.uint64(1 << 63), 1 << 20)  # bits past the last node read as links
+    def faulty(live, sets, seen, seen_digit, peers, places, group_sets, n, S):
+        if fault == "strong-any-size":
+            out = list(real(live, sets, seen, seen_digit, peers, places, group_sets, n, S))
+            out[1] = out[1] | out[2]
+            return tuple(out)
+        if fault == "no-member-check":
+            out = list(real(live, sets, seen, seen_digit, peers, places, group_sets, n, S))
+            out[2] = out[2].copy()
+            np.fill_diagonal(out[2], True)
+            return tuple(out)
+        return real(live, sets, seen, seen_digit, np.ones_like(peers), places, group_sets, n, S)
 
-    monkeypatch.setattr(kernel, "packed_pairs", faulty)
+    monkeypatch.setattr(kernel, "grouped_parts", faulty)
     with pytest.raises(AssertionError):
-        for net in _grouped_nets():
-            _same_preds(net)
+        for grid in GROUPED_GRIDS:
+            _same_grouped(grid)
