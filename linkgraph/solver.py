@@ -357,8 +357,8 @@ def solve_with_nets(
 
 
 def warm_up() -> None:
-    """Load the compiled kernels of the chain and net searches, the ALS table's and the ALS
-    net's builds, the finned-fish screen, the bent subsets, the singles and the colouring
+    """Load the compiled kernels of the chain and net searches (the cell and house test
+    included), the ALS table's and the ALS net's builds, the finned-fish screen, the bent subsets, the singles and the colouring
     tables (numba's cached machine code, or its compilation on a first run) by searching a
     built-in position once (the nets with and without nesting, an AIC, finned fish,
     XY-wings, singles, the 3D Medusa colours and weak hinges, subsets, fish; the literal
@@ -373,7 +373,13 @@ def warm_up() -> None:
     """
     count_solutions(Grid.parse(GNPX_FORCECHAIN))
     grid = prepare(Grid.parse(GNPX_FORCECHAIN))
-    chain_search(grid)
+    from linkgraph.chains.kernel import sets_prove  # noqa: PLC0415 (numba is slow to import: not at module level)
+
+    search = chain_search(grid)
+    # the cell and house rungs' test, called here: this grid has a contradictory premise, so the
+    # search's own scoring would not reach it
+    g = grid.geometry
+    sets_prove(search.seen, search.premises, search.premise_of, g.set_members, grid.live, g.number_of_cells, True, True)
     next(forcing_nets(grid), None)
     next(forcing_nets(grid, level=1, chunk=32), None)
     Structure(grid, depth=2)

@@ -12,8 +12,10 @@ tests/chains/test_bfs.py as its oracles. `contradictions` finds each premise's s
 table, looking only at the premises the levels marked as reaching a node's two literals or
 a set's OFF members (the numpy sums, argmins and segment sums it replaced, and the compiled
 scan of every (literal, premise) pair that came before, are kept in tests/chains/test_bfs.py
-as its oracles). numba compiles them on first use and
-caches the code beside this file.
+as its oracles). `sets_prove` says whether any cell or house premise set proves anything,
+from each premise's reach turned into one packed row (the per-target count it replaced,
+`set_reaches`, is kept in tests/chains/test_chains.py as its oracle). numba compiles them on
+first use and caches the code beside this file.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-__all__ = ["contradictions", "levels", "set_reaches"]
+__all__ = ["contradictions", "levels", "sets_prove"]
 
 
 @njit(cache=True, nogil=True)
@@ -179,57 +181,76 @@ def contradictions(dist, seen, sm, live, cand_node, best, how):  # pragma: no co
 
 
 @njit(cache=True, nogil=True)
-def set_reaches(seen, targets, tprem, flat, starts, sizes):  # pragma: no cover (compiled; tested against numpy)
-    """Whether some premise set reaches some target from every member: True at the first
-    target literal ``targets[t]`` (a row of `seen`, (literals, words) uint64: the premises
-    reaching each literal, packed) such that some set i has every member ``flat[starts[i] :
-    starts[i] + sizes[i]]`` reaching it and none of them is its premise ``tprem[t]``; False
-    when there is none. Per target only the premises that reach it are looked at (a few per
-    cent of them): each counts one for every set it is a member of, and a set whose count
-    comes to its size proves the target (the target's own premise is not counted, so a set
-    holding it never does).
+def sets_prove(seen, premises, premise_of, sm, live, ncells, cells, houses):  # pragma: no cover (compiled; tested against numpy)
+    """Whether some premise set proves some premise literal: True when some set's members all
+    reach one literal ``premises[q]`` or ``premises[q] + 1`` (ON or OFF of premise q) that is
+    not a member's own; False when none does.
+
+    `seen` (literals, words) uint64 holds the premises reaching each literal, packed (bit p of
+    word p // 64); `premises` the ON literal of each premise, `premise_of` each candidate's
+    premise (-1 for none), `sm` the sets X' candidates (`Geometry.set_members`: the `ncells`
+    cell sets first), `live` the live candidates. The premise sets are those of
+    `linkgraph.chains.search.ChainSearch`: with `cells`, a cell's premises (one at least);
+    with `houses`, a house-digit set of 2+ live members, every one a premise.
+
+    The table is turned on its side first: each premise's reached literals as one packed row
+    (a few per cent of the table's bits are set). A set then proves something exactly when
+    the AND of its members' rows, masked to the premise literals and with its members' own
+    literals cleared, is not empty: a few words per member, where counting the members that
+    reach each target one by one (`set_reaches`, which this replaced: tests/chains/
+    test_chains.py keeps it as the oracle) read every premise reaching every target.
     """
-    P = seen.shape[1] * 64  # a bound on the premise indices
-    S = len(starts)
-    for i in range(S):
-        if sizes[i] == 0 and len(targets):
-            return True  # no member to fall short
-    # the sets each premise is a member of
-    ptr = np.zeros(P + 1, dtype=np.int64)
-    for i in range(S):  # (counted over the segments, as filled below)
-        for j in range(starts[i], starts[i] + sizes[i]):
-            ptr[flat[j] + 1] += 1
-    for q in range(P):
-        ptr[q + 1] += ptr[q]
-    fill = ptr[:-1].copy()
-    member_of = np.empty(len(flat), dtype=np.int64)
-    for i in range(S):
-        for j in range(starts[i], starts[i] + sizes[i]):
-            q = flat[j]
-            member_of[fill[q]] = i
-            fill[q] += 1
-    count = np.zeros(S, dtype=np.int64)
-    touched = np.empty(len(flat), dtype=np.int64)
+    L, W = seen.shape
+    P = len(premises)
+    WL = (L + 63) >> 6
     one = np.uint64(1)
-    for t in range(len(targets)):
-        row = targets[t]
-        own = tprem[t]
-        nt = 0
-        for w in range(seen.shape[1]):
-            x = seen[row, w]
+    reach = np.zeros((W * 64, WL), dtype=np.uint64)  # the literals each premise reaches, packed (a row per bit)
+    for t in range(L):
+        tw = t >> 6
+        tb = one << np.uint64(t & 63)
+        for w in range(W):
+            x = seen[t, w]
             while x:
-                q = w * 64 + trailing_zeros(x)
+                reach[w * 64 + trailing_zeros(x), tw] |= tb
                 x &= x - one
-                if q == own:
-                    continue
-                for k in range(ptr[q], ptr[q + 1]):
-                    i = member_of[k]
-                    if count[i] == 0:
-                        touched[nt] = i
-                        nt += 1
-                    count[i] += 1
-                    if count[i] == sizes[i]:
-                        return True
-        for k in range(nt):
-            count[touched[k]] = 0
+    target = np.zeros(WL, dtype=np.uint64)  # the premise literals
+    for q in range(P):
+        for lit in (premises[q], premises[q] + 1):
+            target[lit >> 6] |= one << np.uint64(lit & 63)
+    S, n = sm.shape
+    members = np.empty(n, dtype=np.int64)
+    acc = np.empty(WL, dtype=np.uint64)
+    for s in range(S):
+        cell = s < ncells
+        if (cell and not cells) or (not cell and not houses):
+            continue
+        r = 0
+        whole = True
+        for j in range(n):
+            k = sm[s, j]
+            if cell:
+                if premise_of[k] >= 0:
+                    members[r] = premise_of[k]
+                    r += 1
+            elif live[k]:
+                if premise_of[k] < 0:
+                    whole = False  # a live member that is no premise: not a premise set
+                    break
+                members[r] = premise_of[k]
+                r += 1
+        if not whole or r < (1 if cell else 2):
+            continue
+        for w in range(WL):
+            acc[w] = target[w]
+        for i in range(r):
+            q = members[i]
+            for w in range(WL):
+                acc[w] &= reach[q, w]
+        for i in range(r):  # a member's own literals are not the set's conclusions
+            lit = premises[members[i]]
+            acc[lit >> 6] &= ~(one << np.uint64(lit & 63))
+            acc[(lit + 1) >> 6] &= ~(one << np.uint64((lit + 1) & 63))
+        for w in range(WL):
+            if acc[w]:
+                return True
     return False

@@ -214,9 +214,18 @@ class ChainSearch:
         """`_set_results` of `variants`, computed: every premise set of both variants is scored
         against every target in one pass."""
         chosen = [v for v in ("cell", "house") if v in variants]
+        e = np.zeros(0, np.int64)
+        if not (self.contra_len < BIG).any():
+            # without a contradictory premise a set proves a target exactly when every member
+            # reaches it and none is its premise: a compiled test on the premises' reach, before
+            # the premise sets and the tables are made, says whether there is any result
+            # (on the ladder the contradiction rung has just found none: the common case)
+            g = self.geometry
+            if not _kernel().sets_prove(self.seen, self.premises, self.premise_of, g.set_members, self.graph.grid.live,
+                                        g.number_of_cells, "cell" in chosen, "house" in chosen):
+                return {v: (e, e, e) for v in chosen}
         blocks = [self._premise_sets(v) for v in chosen]
         out = {}
-        e = np.zeros(0, np.int64)
         nsets = sum(len(b[0]) for b in blocks)
         if not nsets:
             return {v: (e, e, e) for v in chosen}
@@ -224,17 +233,6 @@ class ChainSearch:
         flat = np.concatenate([b[1] for b in blocks])
         starts = np.concatenate([b[2] + o for b, o in zip(blocks, offs)])
         sizes = np.diff(np.r_[starts, len(flat)])
-        if not (self.contra_len < BIG).any():
-            # without a contradictory premise a set proves a target exactly when every member
-            # reaches it and none is its premise: a compiled test that stops at the first
-            # member short of it says whether there is any result before the tables are made
-            # (it counts, per target, only the premises `seen` reaching it)
-            # (on the ladder the contradiction rung has just found none: the common case)
-            P = len(self.premises)
-            targets = np.column_stack((self.premises, self.premises + 1)).ravel()
-            tprem = np.repeat(np.arange(P, dtype=np.int64), 2)
-            if not _kernel().set_reaches(self.seen, targets, tprem, flat, starts, sizes):
-                return {v: (e, e, e) for v in chosen}
         tl, cost, K = self._cost()
         total = segment_sums(cost, flat, starts, sizes)  # (sets, targets)
         valid = total < 2 * K
