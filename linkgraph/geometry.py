@@ -26,7 +26,7 @@ import numpy as np
 
 from linkgraph.bitops import pack
 from linkgraph.errors import NotationError, OptionError, PuzzleFormatError
-from linkgraph.model import Candidate, Cell, House, SetX
+from linkgraph.model import Candidate, Cell, House, Literal, SetX
 
 __all__ = ["Geometry", "classic", "frozen", "jigsaw", "sudoku_x", "windoku"]
 
@@ -220,9 +220,52 @@ class Geometry:
         return self.cell_index(cand.cell) * self.size + cand.digit - 1
 
     def candidate(self, k: int) -> Candidate:
-        """The candidate with index `k`."""
+        """The candidate with index `k` (made once per geometry and index, then shared: every
+        step of a solve names its candidates, and a frozen value made anew costs more than
+        the lookup)."""
         k = int(k)
+        made = self._made_candidates
+        if 0 <= k < len(made):
+            cand = made[k]
+            if cand is None:
+                cand = made[k] = Candidate(self.cell(k // self.size), k % self.size + 1)
+            return cand
         return Candidate(self.cell(k // self.size), k % self.size + 1)
+
+    def literal(self, k: int, on: bool) -> Literal:
+        """The literal of the candidate with index `k`, ON or OFF (made once, as `candidate`)."""
+        k = int(k)
+        made = self._made_literals[1 if on else 0]
+        if not 0 <= k < len(made):
+            return Literal(self.candidate(k), on=on)
+        lit = made[k]
+        if lit is None:
+            lit = made[k] = Literal(self.candidate(k), on=on)
+        return lit
+
+    def set_text(self, s: int) -> str:
+        """``str(setx(s))``, made once per geometry and set (the pattern proofs name their
+        base and cover sets with it)."""
+        s = int(s)
+        made = self._made_set_texts
+        text = made[s] if 0 <= s < len(made) else None
+        if text is None:
+            text = str(self.setx(s))
+            if 0 <= s < len(made):
+                made[s] = text
+        return text
+
+    @cached_property
+    def _made_candidates(self) -> list[Candidate | None]:
+        return [None] * self.number_of_candidates
+
+    @cached_property
+    def _made_literals(self) -> tuple[list[Literal | None], list[Literal | None]]:
+        return [None] * self.number_of_candidates, [None] * self.number_of_candidates
+
+    @cached_property
+    def _made_set_texts(self) -> list[str | None]:
+        return [None] * self.number_of_sets
 
     def house_index(self, house: House) -> int:
         """Index of `house`; NotationError if this geometry has no such house."""

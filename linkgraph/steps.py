@@ -46,11 +46,60 @@ import networkx as nx
 
 from linkgraph.model import Candidate, Literal, sort_key
 
-__all__ = ["Step", "make_step"]
+__all__ = ["Step", "make_step", "proof_graph"]
 
 
 def _empty_proof() -> nx.DiGraph:
     return nx.freeze(nx.DiGraph())
+
+
+def _blank_parts() -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The instance attributes of an empty ``nx.DiGraph()``, the names whose values are one
+    dict (the successors are ``_adj`` and ``_succ`` both), or None when networkx makes its
+    graphs otherwise than as dicts."""
+    blank = vars(nx.DiGraph())
+    if not all(type(v) is dict and not v for v in blank.values()):
+        return None
+    first: dict[int, str] = {}
+    for name, value in blank.items():
+        first.setdefault(id(value), name)
+    return tuple(blank), tuple(first[id(v)] for v in blank.values())
+
+
+_BLANK = _blank_parts()
+#: What `nx.freeze` sets on a graph (the mutators replaced, ``frozen``), set in one update.
+_FROZEN = {k: v for k, v in vars(nx.freeze(nx.DiGraph())).items() if k not in vars(nx.DiGraph())}
+
+
+def proof_graph(**attrs: object) -> nx.DiGraph:
+    """A new empty proof graph with graph attributes `attrs`: what ``nx.DiGraph(**attrs)``
+    makes without a backend, its dicts set directly.
+
+    Every step of a solve builds one, and networkx's constructor (its backend dispatch and
+    the descriptors that keep ``_adj`` and ``_succ`` one dict) costs as much as a single's
+    whole proof; a proof is always networkx's own graph. Where networkx's graphs are not
+    plain dicts, this is ``nx.DiGraph(**attrs)``.
+
+    >>> P = lg.steps.proof_graph(kind="pattern")
+    >>> P.graph, P.number_of_nodes(), P._succ is P._adj
+    ({'kind': 'pattern'}, 0, True)
+    """
+    if _BLANK is None or "backend" in attrs:
+        return nx.DiGraph(**attrs)
+    names, sources = _BLANK
+    made: dict[str, dict] = {}
+    values = [made.setdefault(src, {}) for src in sources]
+    P = object.__new__(nx.DiGraph)
+    d = P.__dict__
+    d.update(zip(names, values))
+    d["graph"].update(attrs)
+    return P
+
+
+def _freeze(P: nx.DiGraph) -> nx.DiGraph:
+    """`nx.freeze(P)` in one update of P's attributes."""
+    P.__dict__.update(_FROZEN)
+    return P
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -157,7 +206,7 @@ def make_step(
     P.graph.setdefault("technique", technique)
     _fill_rounds(P)
     if not nx.is_frozen(P):
-        P = nx.freeze(P)
+        P = _freeze(P) if type(P) is nx.DiGraph else nx.freeze(P)
     if notation is None:
         parts = [f"{c.cell}={c.digit}" for c in sorted(placements)]
         parts += [f"{c.cell}<>{c.digit}" for c in sorted(eliminations)]

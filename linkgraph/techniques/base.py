@@ -15,13 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 
 from linkgraph.geometry import Geometry
 from linkgraph.grid import Grid, cached
-from linkgraph.model import Candidate, Literal, Role
-from linkgraph.steps import Step, make_step
+from linkgraph.model import Candidate, Role
+from linkgraph.steps import Step, make_step, proof_graph
 
 __all__ = ["Change", "DigitView", "SharedSearch", "changes", "digit_view", "house_places", "length_bonus", "makes_progress", "pattern_step"]
 
@@ -36,15 +35,28 @@ def pattern_step(
     eliminations: Iterable[int] = (),
     **extra: object,
 ) -> Step:
-    """A Step for a base/cover pattern; sets and candidates given as geometry indices."""
-    places = sorted(g.candidate(k) for k in placements)
-    elims = sorted(g.candidate(k) for k in eliminations)
-    P = nx.DiGraph(kind="pattern", base=[str(g.setx(s)) for s in base], cover=[str(g.setx(s)) for s in cover])
+    """A Step for a base/cover pattern; sets and candidates given as geometry indices.
+
+    Every single and basic step of a solve is built here, so the proof's dicts are filled
+    directly (the graph `add_node` would make: the conclusions ON then OFF, each in
+    candidate order, with its ``role`` and its ``round`` 0, which `make_step` would give a
+    proof without edges), from the names the geometry keeps (`Geometry.literal`,
+    `Geometry.set_text`).
+    """
+    ons = sorted(int(k) for k in placements)  # candidate order is index order
+    offs = sorted(int(k) for k in eliminations)
+    P = proof_graph(kind="pattern", base=[g.set_text(s) for s in base], cover=[g.set_text(s) for s in cover])
     P.graph.update(extra)
-    for cand in places:
-        P.add_node(Literal(cand, on=True), role=Role.CONCLUSION)
-    for cand in elims:
-        P.add_node(Literal(cand, on=False), role=Role.CONCLUSION)
+    node, succ, pred = P._node, P._succ, P._pred
+    literal = g.literal
+    for ks, on in ((ons, True), (offs, False)):
+        for k in ks:
+            lit = literal(k, on)
+            if lit not in node:
+                succ[lit], pred[lit] = {}, {}
+                node[lit] = {"role": Role.CONCLUSION, "round": 0}
+    places = [g.candidate(k) for k in ons]
+    elims = [g.candidate(k) for k in offs]
     return make_step(technique, placements=places, eliminations=elims, proof=P)
 
 
