@@ -232,7 +232,7 @@ class _RuleTables:
         self._gkeys: dict[int, tuple] = {}
 
     def group_key(self, p: int) -> tuple:
-        """The key of locking pair `p`'s group, as `BranchProof._rule_reason` names it."""
+        """The key of locking pair `p`'s group, as `BranchProof._group_reason` names it."""
         got = self._gkeys.get(p)
         if got is None:
             st = self.st
@@ -444,7 +444,9 @@ class BranchProof:
                 s = min(shared, key=lambda s: (st.set_family(s) != "cell", s))
                 out = [((j, True), {"kind": "weak", "family": st.set_family(s), "via": st.set_text(s)})]
             else:
-                out = self._rule_reason(k, t)
+                out = self._group_reason(k, t)
+                if out is None:
+                    out = self._pattern_reason(k, t)
                 if out is None:
                     assert self.level >= 1, f"OFF literal {st.candidate(k)} without a reason"
                     self._nets.add(key)
@@ -452,36 +454,58 @@ class BranchProof:
         self._memo[key] = out
         return out
 
-    def _rule_reason(self, k: int, t: int):
-        """The reason of OFF literal k of round `t` > 0 without a weak parent from the rule of
-        depth 1 or 2 that rules it out (None for neither: only a sub-net explains it), the
-        rule chosen for every such literal of the branch in one compiled call (`_off_rules`,
-        `linkgraph.nets.kernel.off_reasons`): of the locking pairs whose B outside A holds
-        it, one whose A outside B was all OFF before `t`, the fewest such members, then the
-        earliest last OFF, then the lowest pair; else the first subset or fish pattern
-        targeting it whose places not OFF before `t` touch at most as many covers as it has
-        bases, one of them holding k. Only the chosen pattern's places are read here (the
-        former loops over every candidate pair and pattern are the oracle of
-        tests/nets/test_explain.py)."""
+    def _group_reason(self, k: int, t: int):
+        """The locking group that rules OFF literal (k, OFF) out at round `t` (depth >= 1):
+        of the pairs (A, B) whose B outside A holds it, one whose A outside B was all OFF
+        before `t`, the fewest such members, then the earliest last OFF, then the lowest
+        pair; None if there is none. The group's key and edge texts are made once per
+        structure and pair (`_group_key`)."""
         st = self.st
-        if st._groups is None and st._patterns is None:
+        if st._groups is None:
             return None
-        kind, index = self._off_rules
-        rule = kind[k]
-        if rule == 1:
-            gkey, attrs = _group_key(st, index[k])
-            return [(gkey, dict(attrs))]
-        if rule != 2:
+        best = None
+        roff, outside = self._rounds_off, st.group_outside
+        for p in st.groups_targeting[k]:
+            last = -1
+            for m in outside[p]:
+                x = roff[m]
+                if not 0 <= x < t:
+                    break
+                if x > last:
+                    last = x
+            else:
+                score = (len(outside[p]), last, p)
+                if best is None or score < best:
+                    best = score
+        if best is None:
             return None
-        p = index[k]
-        pats = st._patterns["pats"]
-        ms, cs = st.pattern_places(p)
-        touched = _touched(self._rounds_off, ms, cs, pats.size(p), t)
-        family, combo, covers = pats[p]  # the pattern's tuple, made for the one that applies
-        ins = [m for m, c in zip(ms, cs) if c not in touched]
-        via = " ".join(st.set_text(b) for b, _ in combo) + "|" + " ".join(st.set_text(c) for c in touched)
-        attrs = {"kind": "pattern", "family": family, "via": via}
-        return [((m, False), dict(attrs)) for m in ins] or [(("empty", via, family), attrs)]
+        gkey, attrs = _group_key(st, best[2])
+        return [(gkey, dict(attrs))]
+
+    def _pattern_reason(self, k: int, t: int):
+        """The subset or fish pattern that rules OFF literal (k, OFF) out at round `t` (depth
+        2): the first pattern targeting `k` whose places not OFF before `t` touch at most as
+        many covers as it has bases, one of them holding `k`; its edges come from those
+        places, or, none left, from an empty set. None if there is none."""
+        st = self.st
+        pt = st._patterns
+        if pt is None:
+            return None
+        roff = self._rounds_off
+        pats = pt["pats"]
+        places, size, member_sets = st.pattern_places, pats.size, st.member_sets
+        for p in st.patterns_targeting(k):
+            ms, cs = places(p)
+            touched = _touched(roff, ms, cs, size(p), t)
+            if touched is not None:
+                if not any(k in member_sets[c] for c in touched):
+                    continue
+                family, combo, covers = pats[p]  # the pattern's tuple, made for the one that applies
+                ins = [m for m, c in zip(ms, cs) if c not in touched]
+                via = " ".join(st.set_text(b) for b, _ in combo) + "|" + " ".join(st.set_text(c) for c in touched)
+                attrs = {"kind": "pattern", "family": family, "via": via}
+                return [((m, False), dict(attrs)) for m in ins] or [(("empty", via, family), attrs)]
+        return None
 
     @cached_property
     def _sub_runs(self):

@@ -24,7 +24,6 @@ from linkgraph.nets.proof import BranchProof, _SubNet
 from linkgraph.nets.propagate import Structure, propagate_singles
 from linkgraph.research.race import read_sample
 from linkgraph.solver import prepare
-from tests.narrowings import narrowings
 
 
 def subnet_oracle(sub: BranchProof) -> nx.DiGraph:
@@ -247,34 +246,6 @@ def pattern_reason_oracle(bp: BranchProof, k: int, t: int):
     return None
 
 
-def rule_reason_oracle(bp: BranchProof, k: int):
-    """The reason the former `BranchProof._local_reason` wrote for OFF literal k without a
-    weak parent: its group, else its pattern, else None (only a sub-net explains it)."""
-    t = int(bp.roff[k])
-    group = group_reason_oracle(bp, k, t)
-    return group if group is not None else pattern_reason_oracle(bp, k, t)
-
-
-def _check_rule_reasons(st: Structure, depth: int, found: dict) -> None:
-    """Every OFF literal of round > 0 without a weak parent, of every branch (failed or not)
-    of `st`: `_local_reason` (the compiled rule, `_rule_reason`) writes the oracle's reason,
-    keys and edge texts."""
-    ks = np.tile(np.arange(st.size), 2)
-    ons = np.repeat([True, False], st.size)
-    prop = propagate_singles(st, ks, ons, depth=depth, level=0)
-    for b in range(len(ks)):
-        ron, roff = prop.rounds(b)
-        bp = BranchProof(st, ron, roff, prop.failed[b], depth=depth, level=0)
-        for k in np.flatnonzero((bp.roff > 0) & (bp._weak_row < 0)).tolist():
-            want = rule_reason_oracle(bp, k)
-            if want is None:  # only a sub-net explains it: at level 0 no reason at all
-                found["none"] += 1
-                assert bp._rule_reason(k, int(bp.roff[k])) is None
-                continue
-            assert bp._local_reason(k, False) == want, (b, k)
-            found["group" if want[0][1]["family"] == "group" else "pattern"] += 1
-
-
 @pytest.mark.parametrize("puzzle, depth", [
     (lg.samples.GNPX_FORCECHAIN, 1),
     (lg.samples.GNPX_FORCECHAIN, 2),
@@ -283,26 +254,20 @@ def _check_rule_reasons(st: Structure, depth: int, found: dict) -> None:
     ("hardest 4", 2),
 ])
 def test_group_and_pattern_reasons_match_the_former_loops(puzzle, depth):
-    """The reason of every OFF literal without a weak parent, of every branch, from the
-    compiled rule (`_off_rules`): the same group or pattern, keys and texts, or none, as the
-    former loops over every pair and pattern targeting the literal."""
+    """Every OFF literal without a weak parent, of every branch (failed or not), asked at its
+    own round and at every earlier one (where fewer places are OFF, so more patterns and
+    groups fail): the same reason, or none, as the former loops."""
     if puzzle.startswith("hardest"):
         puzzle = read_sample(corpus_path("hardest_1905_sample"), 20)[int(puzzle.split()[1])]
     found = {"group": 0, "pattern": 0, "none": 0}
-    _check_rule_reasons(Structure(prepare(lg.Grid.parse(puzzle)), depth=depth), depth, found)
-    assert found["group"] > 20
+    for bp in _branches(puzzle, depth, 0):
+        for k in np.flatnonzero((bp.roff > 0) & (bp._weak_row < 0)).tolist():
+            for t in range(1, int(bp.roff[k]) + 1):
+                group = bp._group_reason(k, t)
+                assert group == group_reason_oracle(bp, k, t)
+                pattern = bp._pattern_reason(k, t)
+                assert pattern == pattern_reason_oracle(bp, k, t)
+                found["group" if group else "pattern" if pattern else "none"] += 1
+    assert found["group"] > 20 and found["none"] > 20
     if depth == 2:
         assert found["pattern"] > 20
-
-
-@pytest.mark.parametrize("depth", [1, 2])
-def test_rule_reasons_on_narrowings(depth):
-    """`test_group_and_pattern_reasons_match_the_former_loops` on narrowings of every
-    geometry (classic, 4x4, 6x6, 16x16, diagonal, Windoku, jigsaw), at their starts and on
-    the way to their solutions."""
-    found = {"group": 0, "pattern": 0, "none": 0}
-    for grid in narrowings(17, top95=2, rounds=3, start=True):
-        _check_rule_reasons(Structure(grid, depth=depth), depth, found)
-    assert found["group"] > 50, found
-    if depth == 2:
-        assert found["pattern"] > 50, found
