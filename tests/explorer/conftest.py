@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -15,6 +16,16 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 
+def _die_with_parent() -> None:
+    """In the server's child, before it runs: ask Linux to send it SIGTERM when its parent
+    dies, so a test run killed mid-way (no fixture teardown) leaves no server behind."""
+    PR_SET_PDEATHSIG = 1
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # not Linux: the teardown alone stops it
+        pass
+
+
 class Server:
     """A ``linkgraph serve`` process of the test's own, and its address."""
 
@@ -23,6 +34,7 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "linkgraph", "serve", "--host", "127.0.0.1", "--port", "0", *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
         line = self.process.stdout.readline()  # "linkgraph explorer on http://127.0.0.1:PORT/ ..."
         if "http://" not in line:
