@@ -373,13 +373,9 @@ def warm_up() -> None:
     """
     count_solutions(Grid.parse(GNPX_FORCECHAIN))
     grid = prepare(Grid.parse(GNPX_FORCECHAIN))
-    from linkgraph.chains.kernel import sets_prove  # noqa: PLC0415 (numba is slow to import: not at module level)
-
-    search = chain_search(grid)
     # the cell and house rungs' test, called here: this grid has a contradictory premise, so the
     # search's own scoring would not reach it
-    g = grid.geometry
-    sets_prove(search.seen, search.premises, search.premise_of, g.set_members, grid.live, g.number_of_cells, True, True)
+    chain_search(grid).sets_may_prove(True, True)
     next(forcing_nets(grid), None)
     next(forcing_nets(grid, level=1, chunk=32), None)
     Structure(grid, depth=2)

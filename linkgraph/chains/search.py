@@ -196,6 +196,15 @@ class ChainSearch:
             self._cost_cache = (tl, cost, K)
         return self._cost_cache
 
+    def sets_may_prove(self, cells: bool, houses: bool) -> bool:
+        """Whether any cell premise set (with `cells`) or house premise set (with `houses`)
+        proves something when no premise is contradictory: every member of the set reaches one
+        target and none of them is its premise (`linkgraph.chains.kernel.sets_prove`, compiled,
+        from the premises' packed reach rows; no premise set is built)."""
+        g = self.geometry
+        return bool(_kernel().sets_prove(self.seen, self.premises, self.premise_of, g.set_members, self.graph.grid.live,
+                                         g.number_of_cells, cells, houses))
+
     def _set_results(self, variants: Collection[str]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """For "cell" and "house" among `variants`: (premise set, target, score) of each target's best set.
 
@@ -220,9 +229,7 @@ class ChainSearch:
             # reaches it and none is its premise: a compiled test on the premises' reach, before
             # the premise sets and the tables are made, says whether there is any result
             # (on the ladder the contradiction rung has just found none: the common case)
-            g = self.geometry
-            if not _kernel().sets_prove(self.seen, self.premises, self.premise_of, g.set_members, self.graph.grid.live,
-                                        g.number_of_cells, "cell" in chosen, "house" in chosen):
+            if not self.sets_may_prove("cell" in chosen, "house" in chosen):
                 return {v: (e, e, e) for v in chosen}
         blocks = [self._premise_sets(v) for v in chosen]
         out = {}

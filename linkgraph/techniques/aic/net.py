@@ -203,27 +203,12 @@ def _node_links(g, sets: np.ndarray, size: np.ndarray, live_per_set: np.ndarray,
     return weak, np.bitwise_or.reduceat(held, first, axis=0)
 
 
-def _sight(tb: _Tables, live: np.ndarray, idx: np.ndarray, members: np.ndarray | None = None) -> tuple:
-    """(node, candidate) pairs, by node then candidate: the live candidates each node sees; the
-    nodes are the candidates `idx`, then the groups of `members` ((w, groups): each group's
-    members, a narrower group repeating its first)."""
-    C = len(live)
+def _sight(tb: _Tables, live: np.ndarray, idx: np.ndarray) -> tuple:
+    """(node, candidate) pairs, by node then candidate: the live candidates each of the
+    candidates `idx` sees."""
     base = tb.seen.take(idx, axis=0)  # (nc, D), C pads
     flat = np.flatnonzero(np.append(live, False).take(base))
-    node, cand = flat // base.shape[1], base.ravel().take(flat)
-    if members is not None and members.shape[1]:
-        # a group's members are one digit's, in different cells: what sees them all is that digit
-        # in a cell that is a peer of each member's
-        n = C // tb.peers.shape[0]
-        base = tb.seen_digit.take(members[0], axis=0)  # (groups, D'), C pads
-        ok = np.append(live, False).take(base)
-        cells = base // n  # (the pads: the padding column of `peers`)
-        for row in members[1:]:
-            ok &= tb.peers.take((row // n)[:, None] * tb.peers.shape[1] + cells)
-        flat = np.flatnonzero(ok)
-        node = np.concatenate((node, len(idx) + flat // base.shape[1]))
-        cand = np.concatenate((cand, base.ravel().take(flat)))
-    return node, cand
+    return flat // base.shape[1], base.ravel().take(flat)
 
 
 def candidate_net(grid: Grid, mode: str, digit: int | None = None, *, digit_major: bool = False,

@@ -216,7 +216,20 @@ def _numpy_grouped_net(grid):
     apart = ~np.concatenate((share[:nc], gshare))
     weak &= apart
     strong &= apart
-    node, cand = _sight(tb, live, idx, np.where(mem < C, mem, mem[:1]))
+    node, cand = _sight(tb, live, idx)
+    # a group's members are one digit's, in different cells: what sees them all is that digit in
+    # a cell that is a peer of each member's
+    members_ = np.where(mem < C, mem, mem[:1])  # a narrower group repeats its first member
+    if members_.shape[1]:
+        n = C // tb.peers.shape[0]
+        base = tb.seen_digit.take(members_[0], axis=0)  # (groups, D'), C pads
+        ok = np.append(live, False).take(base)
+        cells = base // n  # (the pads: the padding column of `peers`)
+        for row in members_[1:]:
+            ok &= tb.peers.take((row // n)[:, None] * tb.peers.shape[1] + cells)
+        flat = np.flatnonzero(ok)
+        node = np.concatenate((node, nc + flat // base.shape[1]))
+        cand = np.concatenate((cand, base.ravel().take(flat)))
     sees_all = np.zeros((N, C), dtype=bool)
     sees_all[node, cand] = True
     net = Net(g, members, unpack(strong, N), unpack(weak, N), sees_all, table)
