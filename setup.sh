@@ -3,7 +3,7 @@
 #   ./setup.sh run    create .venv, install linkgraph with the explorer (the serve extra), make sure `dot`
 #                     is there, solve the built-in example
 #   ./setup.sh test   the same set-up with the test extras and Debian's chromium (the explorer's browser
-#                     test), then run the test suite (extra args go to pytest)
+#                     test), then run the test suite on every core (extra args go to pytest)
 #   ./setup.sh docs   the same set-up with the docs extras, then build the documentation site into
 #                     docs/_build/html (warnings are errors; extra args go to sphinx-build)
 set -euo pipefail
@@ -59,15 +59,23 @@ warm_kernels() {
   # numba compiles the engine's kernels on their first call and caches the machine code beside
   # the sources: compile them here, once per install, so that no first solve, test or explorer
   # request pays for it (some 110 kernels: two minutes on a fast machine's fresh clone, more than ten
-  # on a slow one; a few seconds once cached)
+  # on a slow one; a few seconds once cached). Two processes share the work, one core each: the
+  # searches of `warm_up` and a Sudoku Explainer solve (its chaining rules' kernels); a kernel
+  # both need is compiled by both, and numba writes each cache file whole.
   local start=$SECONDS
   echo "setup: loading the engine's compiled kernels (on a fresh clone numba compiles them: minutes; then cached)" >&2
+  .venv/bin/python -c 'import linkgraph as lg; lg.solver.warm_up()' &
+  local warm=$!
   .venv/bin/python -c '
 import linkgraph as lg
-lg.solver.warm_up()
 lg.solve(lg.Grid.parse(".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54."),
          ladder="se")  # a diabolical puzzle (SE 7.x): Sudoku Explainer'"'"'s chaining rules and their kernels
-' || die "the engine's compiled kernels could not be loaded (see the messages above)"
+' &
+  local se=$!
+  local failed=0
+  wait "$warm" || failed=1
+  wait "$se" || failed=1
+  [ "$failed" -eq 0 ] || die "the engine's compiled kernels could not be loaded (see the messages above)"
   echo "setup: kernels ready ($((SECONDS - start)) s)" >&2
 }
 
@@ -83,7 +91,10 @@ case "$mode" in
     ensure_chromium
     ensure_venv "[test]"
     warm_kernels
-    exec .venv/bin/python -m pytest "$@"
+    # one pytest worker per core (pytest-xdist), each test file whole on one worker, so a
+    # module's fixtures (the docs build, a test server) are set up once; `-n 0` after the
+    # command runs everything in one process
+    exec .venv/bin/python -m pytest -n auto --dist loadfile "$@"
     ;;
   docs)
     ensure_dot
