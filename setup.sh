@@ -59,22 +59,20 @@ warm_kernels() {
   # numba compiles the engine's kernels on their first call and caches the machine code beside
   # the sources: compile them here, once per install, so that no first solve, test or explorer
   # request pays for it (some 110 kernels: two minutes on a fast machine's fresh clone, more than ten
-  # on a slow one; a few seconds once cached). Two processes share the work, one core each: the
-  # searches of `warm_up` and a Sudoku Explainer solve (its chaining rules' kernels); a kernel
-  # both need is compiled by both, and numba writes each cache file whole.
+  # on a slow one; a few seconds once cached). Two processes share the work, one core each, in
+  # opposite orders: one runs warm_up's searches and then a Sudoku Explainer solve (its chaining
+  # rules' kernels), the other the solve and then the searches backwards; each loads from numba's
+  # cache what the other has compiled by the time it gets there.
   local start=$SECONDS
   echo "setup: loading the engine's compiled kernels (on a fresh clone numba compiles them: minutes; then cached)" >&2
-  .venv/bin/python -c 'import linkgraph as lg; lg.solver.warm_up()' &
+  local se='lg.solve(lg.Grid.parse(".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54."), ladder="se")'
+  .venv/bin/python -c "import linkgraph as lg; lg.solver.warm_up(); $se" &
   local warm=$!
-  .venv/bin/python -c '
-import linkgraph as lg
-lg.solve(lg.Grid.parse(".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54."),
-         ladder="se")  # a diabolical puzzle (SE 7.x): Sudoku Explainer'"'"'s chaining rules and their kernels
-' &
-  local se=$!
+  .venv/bin/python -c "import linkgraph as lg; $se; lg.solver.warm_up(reverse=True)" &
+  local se_first=$!
   local failed=0
   wait "$warm" || failed=1
-  wait "$se" || failed=1
+  wait "$se_first" || failed=1
   [ "$failed" -eq 0 ] || die "the engine's compiled kernels could not be loaded (see the messages above)"
   echo "setup: kernels ready ($((SECONDS - start)) s)" >&2
 }

@@ -356,7 +356,7 @@ def solve_with_nets(
     return grid, steps, grid.is_solved() and grid.contradiction() is None
 
 
-def warm_up() -> None:
+def warm_up(*, reverse: bool = False) -> None:
     """Load the compiled kernels of the chain and net searches (the cell and house test
     included), the ALS table's and the ALS net's builds, the finned-fish screen, the bent subsets, the singles and the colouring
     tables (numba's cached machine code, or its compilation on a first run) by searching a
@@ -369,23 +369,36 @@ def warm_up() -> None:
     The first search in a process pays for it (a few tenths of a second); a benchmark calls
     this before timing, as `linkgraph.research.race.race` does.
 
+    Parameters
+    ----------
+    reverse : bool
+        Run the same searches in the opposite order (after the position's basic ladder, which
+        both orders need first). On a fresh clone, where numba compiles every kernel, two
+        processes running one order each share the work: a process reaching a kernel the other
+        has already compiled loads it from numba's cache (``setup.sh`` does this).
+
     >>> lg.solver.warm_up()
+    >>> lg.solver.warm_up(reverse=True)
     """
-    count_solutions(Grid.parse(GNPX_FORCECHAIN))
     grid = prepare(Grid.parse(GNPX_FORCECHAIN))
-    # the cell and house rungs' test, called here: this grid has a contradictory premise, so the
-    # search's own scoring would not reach it
-    chain_search(grid).sets_may_prove(True, True)
-    next(forcing_nets(grid), None)
-    next(forcing_nets(grid, level=1, chunk=32), None)
-    Structure(grid, depth=2)
-    next(aics(grid), None)
-    als_table(grid)
-    als_net(grid)
-    next(finned_fish(grid, size=2), None)
-    next(xy_wings(grid), None)
-    for singles in (full_houses, hidden_singles, naked_singles):
-        next(singles(grid), None)
-    medusa_colors(grid)
-    for name in ("medusa-weak-hinge", "naked-pair", "x-wing"):  # hinges, the subsets' and fish's search
-        next(iter(TECHNIQUES[name].find(grid)), None)
+    loads = [
+        lambda: count_solutions(Grid.parse(GNPX_FORCECHAIN)),
+        # the cell and house rungs' test, called here: this grid has a contradictory premise, so
+        # the search's own scoring would not reach it
+        lambda: chain_search(grid).sets_may_prove(True, True),
+        lambda: next(forcing_nets(grid), None),
+        lambda: next(forcing_nets(grid, level=1, chunk=32), None),
+        lambda: Structure(grid, depth=2),
+        lambda: next(aics(grid), None),
+        lambda: als_table(grid),
+        lambda: als_net(grid),
+        lambda: next(finned_fish(grid, size=2), None),
+        lambda: next(xy_wings(grid), None),
+        *(lambda singles=singles: next(singles(grid), None) for singles in (full_houses, hidden_singles, naked_singles)),
+        lambda: medusa_colors(grid),
+        # hinges, the subsets' and fish's search
+        *(lambda name=name: next(iter(TECHNIQUES[name].find(grid)), None)
+          for name in ("medusa-weak-hinge", "naked-pair", "x-wing")),
+    ]
+    for load in reversed(loads) if reverse else loads:
+        load()
