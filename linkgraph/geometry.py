@@ -72,6 +72,10 @@ class Geometry:
     houses: tuple[House, ...]
     house_cells: np.ndarray = field(repr=False)  # (houses, size) cell indices
 
+    def __reduce__(self) -> tuple:
+        # by content, without the derived tables: loaded, it is this process's own geometry
+        return _interned, (self.size, self.name, self.houses, np.asarray(self.house_cells))
+
     # ---- sizes -------------------------------------------------------
     @property
     def number_of_cells(self) -> int:
@@ -339,7 +343,23 @@ def _build(n: int, name: str, parts: list[tuple[list[House], list[np.ndarray]]])
     for hs, cs in parts:
         houses += hs
         cells += cs
-    return Geometry(n, name, tuple(houses), frozen(np.array(cells, dtype=np.int32)))
+    return _interned(n, name, tuple(houses), np.array(cells, dtype=np.int32))
+
+
+#: Every geometry the factories (or a pickle) made in this process, by its content.
+_GEOMETRIES: dict[tuple, Geometry] = {}
+
+
+def _interned(size: int, name: str, houses: tuple[House, ...], house_cells: np.ndarray) -> Geometry:
+    """The one geometry of this process with these houses: a grid compares its geometry by
+    identity, so a geometry read back from a pickle must be the very object the factories
+    return (`Geometry.__reduce__`)."""
+    house_cells = np.asarray(house_cells, dtype=np.int32)
+    key = (size, name, houses, house_cells.shape, house_cells.tobytes())
+    geo = _GEOMETRIES.get(key)
+    if geo is None:
+        geo = _GEOMETRIES[key] = Geometry(size, name, houses, frozen(house_cells))
+    return geo
 
 
 @lru_cache(maxsize=None)

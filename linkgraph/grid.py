@@ -348,6 +348,10 @@ class Grid:
             object.__setattr__(self, "_hash", hash((self.geometry.name, self.cands.tobytes())))
         return self._hash
 
+    def __reduce__(self) -> tuple:
+        # without the hash, which hangs on the process's hash seed (the geometry's name)
+        return Grid, (self.geometry, np.asarray(self.cands), np.asarray(self.givens), np.asarray(self.placed))
+
 
 def as_grid(grid: Grid | str, *, name: str = "grid") -> Grid:
     """`grid` itself, or the `Grid` a puzzle string or candidate grid reads as (`Grid.parse`).

@@ -137,6 +137,9 @@ class Candidate:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple:
+        return Candidate, (self.cell, self.digit)  # the hash is made anew where it is loaded
+
     def __str__(self) -> str:
         return f"{self.cell}#{self.digit}"
 
@@ -221,6 +224,10 @@ class Group:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple:
+        # a pickle carries no hash: it depends on the process's string hash seed
+        return Group, (self.cells, self.digit)
+
     def __str__(self) -> str:
         return f"{_cells_text(self.cells)}#{self.digit}"
 
@@ -257,6 +264,9 @@ class Als:
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __reduce__(self) -> tuple:
+        return Als, (self.cells, self.digits)  # as Group: the hash is made anew where it is loaded
 
     def __str__(self) -> str:
         sep = "," if any(d >= 10 for d in self.digits) else ""  # 16x16: {7,8,12} not {7812}
@@ -321,6 +331,9 @@ class Literal:
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __reduce__(self) -> tuple:
+        return Literal, (self.cand, self.on)  # as Group: the hash is made anew where it is loaded
 
     def __str__(self) -> str:
         return f"{'+' if self.on else '-'}{self.cand}"
