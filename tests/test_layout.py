@@ -11,6 +11,7 @@ show that each is caught.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import networkx as nx
@@ -57,6 +58,12 @@ def read_tree(root: Path = ROOT) -> dict[str, str]:
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _parse(text: str) -> ast.Module:
+    """The syntax tree of a module's text, parsed once for all the checks (they only read it)."""
+    return ast.parse(text)
+
+
 def _packages(sources: dict[str, str]) -> set[str]:
     """The modules that are packages (some other module lies inside them)."""
     return {name.rsplit(".", 1)[0] for name in sources if "." in name}
@@ -72,7 +79,7 @@ def imports(sources: dict[str, str]) -> list[tuple[str, str, str]]:
     out = []
     for name, text in sources.items():
         package = name if name in packages else name.rsplit(".", 1)[0]
-        for node in ast.walk(ast.parse(text)):
+        for node in ast.walk(_parse(text)):
             if isinstance(node, ast.Import):
                 out += [(name, a.name, "") for a in node.names if a.name.split(".")[0] == "linkgraph"]
             elif isinstance(node, ast.ImportFrom):
@@ -138,7 +145,7 @@ def private_imports(sources: dict[str, str]) -> list[str]:
         if name.startswith("_") and not name.startswith("__") and dst != src:
             out.append(f"{src}: {dst}.{name}")
     for name, text in sources.items():
-        tree = ast.parse(text)
+        tree = _parse(text)
         aliases = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

@@ -19,7 +19,7 @@ PARENT = """
 import sys, time
 sys.path.insert(0, {root!r})
 from tests.explorer.conftest import Server
-srv = Server()
+srv = Server("--workers", "1")
 print(srv.process.pid, flush=True)
 time.sleep(600)
 """

@@ -20,7 +20,10 @@ from linkgraph.techniques import LADDER
 from tests.test_solver import VARIANTS
 
 PATTERNS = [t for t in LADDER if t.family not in ("forcing-chains", "forcing-nets")]
+#: Positions per geometry: the first 3 by default (some 500 to 1500 steps each on 9x9), all
+#: 8 with -m slow (the sweep took three minutes).
 POSITIONS_PER_GEOMETRY = 8
+SAMPLE = 3
 
 
 def positions(g, puzzle, count, seed):
@@ -39,9 +42,11 @@ def positions(g, puzzle, count, seed):
     return solution, out
 
 
+@pytest.mark.parametrize("count", [SAMPLE, pytest.param(POSITIONS_PER_GEOMETRY, marks=pytest.mark.slow)],
+                         ids=["sample", "full"])
 @pytest.mark.parametrize("g, puzzle", [v for v in VARIANTS if v[0].size <= 9], ids=lambda v: getattr(v, "name", None))
-def test_patterns_on_random_variant_positions(g, puzzle, sound):
-    solution, grids = positions(g, puzzle, POSITIONS_PER_GEOMETRY, seed=7)
+def test_patterns_on_random_variant_positions(g, puzzle, count, sound):
+    solution, grids = positions(g, puzzle, count, seed=7)
     found = 0
     for grid in grids:
         for tech in PATTERNS:
