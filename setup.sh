@@ -91,8 +91,9 @@ case "$mode" in
     warm_kernels
     # one pytest worker per core (pytest-xdist), each test file whole on one worker, so a
     # module's fixtures (the docs build, a test server) are set up once; `-n 0` after the
-    # command runs everything in one process
-    exec .venv/bin/python -m pytest -n auto --dist loadfile "$@"
+    # command runs everything in one process; files go out in collection order, the longest
+    # first (tests/conftest.py LONG_FILES), so that no long file starts last
+    exec .venv/bin/python -m pytest -n auto --dist loadfile --no-loadscope-reorder "$@"
     ;;
   docs)
     ensure_dot

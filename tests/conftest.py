@@ -56,3 +56,27 @@ def assert_sound(steps, solution: np.ndarray, geometry) -> None:
 def sound():
     """`sound(steps, solution, geometry)` asserts the steps agree with the solution."""
     return assert_sound
+
+
+#: The test files that take longest (a minute or more of one worker each, `--durations`):
+#: `./setup.sh test` hands files to the workers in collection order (`--dist loadfile
+#: --no-loadscope-reorder`), so these go first and no long file starts last and runs alone.
+LONG_FILES = (
+    "tests/test_docs.py", "tests/chains/test_chains.py", "tests/techniques/test_serate.py",
+    "tests/techniques/test_variant_positions.py", "tests/techniques/se/test_kernel.py",
+    "tests/test_examples.py", "tests/explorer/test_api.py", "tests/explorer/test_browser.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(LONG_FILES)}
+    root = Path(config.rootpath)
+
+    def key(item):
+        try:
+            name = Path(item.path).relative_to(root).as_posix()
+        except ValueError:
+            name = ""
+        return rank.get(name, len(rank))
+
+    items.sort(key=key)  # stable: the other files, and each file's tests, keep their order
