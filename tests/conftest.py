@@ -58,6 +58,30 @@ def sound():
     return assert_sound
 
 
+@pytest.fixture(scope="session")
+def across_seeds():
+    """`across_seeds(make)` -> (found, distinct, pickle bytes): the code `make` defines a list
+    ``keys`` of hashable values; a process with hash seed 1 hashes them and pickles
+    ``{key: its position}``, one with seed 2 makes the same keys and loads it. ``found`` counts
+    the keys it finds at their position, ``distinct`` the keys of both sides as one set."""
+    import subprocess
+    import sys
+
+    def run(make: str) -> tuple[int, int, bytes]:
+        dump = make + ("import pickle, sys\n[hash(k) for k in keys]\n"
+                       "sys.stdout.buffer.write(pickle.dumps({k: i for i, k in enumerate(keys)}))\n")
+        load = make + ("import pickle, sys\nd = pickle.loads(sys.stdin.buffer.read())\n"
+                       "print(sum(d.get(k) == i for i, k in enumerate(keys)), len(set(d) | set(keys)))\n")
+        env = {**os.environ, "PYTHONHASHSEED": "1"}
+        data = subprocess.run([sys.executable, "-c", dump], capture_output=True, env=env, check=True).stdout
+        env["PYTHONHASHSEED"] = "2"
+        out = subprocess.run([sys.executable, "-c", load], input=data, capture_output=True, env=env, check=True)
+        found, distinct = map(int, out.stdout.split())
+        return found, distinct, data
+
+    return run
+
+
 #: The test files that take longest (a minute or more of one worker each, `--durations`):
 #: `./setup.sh test` hands files to the workers in collection order (`--dist loadfile
 #: --no-loadscope-reorder`), so these go first and no long file starts last and runs alone.
