@@ -29,7 +29,7 @@ candidates, and for each house and digit the cells of that house holding it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from itertools import groupby
 from typing import Any
@@ -122,6 +122,13 @@ class Cell:
         return cls(row - 1, col - 1)
 
 
+def _by_fields(self: Any) -> tuple:
+    """`__reduce__` of the values that cache their hash (`Candidate`, `Group`, `Als`, `Literal`):
+    the class and its fields, so that the hash is made anew where the pickle is loaded (a
+    `Group`'s or an `Als`'s mixes in a string, and string hashes differ between processes)."""
+    return type(self), tuple(getattr(self, f.name) for f in fields(self) if f.init)
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Candidate:
     """Digit `digit` may stand in `cell`."""
@@ -137,8 +144,7 @@ class Candidate:
     def __hash__(self) -> int:
         return self._hash
 
-    def __reduce__(self) -> tuple:
-        return Candidate, (self.cell, self.digit)  # the hash is made anew where it is loaded
+    __reduce__ = _by_fields
 
     def __str__(self) -> str:
         return f"{self.cell}#{self.digit}"
@@ -224,9 +230,7 @@ class Group:
     def __hash__(self) -> int:
         return self._hash
 
-    def __reduce__(self) -> tuple:
-        # a pickle carries no hash: it depends on the process's string hash seed
-        return Group, (self.cells, self.digit)
+    __reduce__ = _by_fields
 
     def __str__(self) -> str:
         return f"{_cells_text(self.cells)}#{self.digit}"
@@ -265,8 +269,7 @@ class Als:
     def __hash__(self) -> int:
         return self._hash
 
-    def __reduce__(self) -> tuple:
-        return Als, (self.cells, self.digits)  # as Group: the hash is made anew where it is loaded
+    __reduce__ = _by_fields
 
     def __str__(self) -> str:
         sep = "," if any(d >= 10 for d in self.digits) else ""  # 16x16: {7,8,12} not {7812}
@@ -332,8 +335,7 @@ class Literal:
     def __hash__(self) -> int:
         return self._hash
 
-    def __reduce__(self) -> tuple:
-        return Literal, (self.cand, self.on)  # as Group: the hash is made anew where it is loaded
+    __reduce__ = _by_fields
 
     def __str__(self) -> str:
         return f"{'+' if self.on else '-'}{self.cand}"
