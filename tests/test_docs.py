@@ -30,9 +30,10 @@ DOCS = ROOT / "docs"
 
 
 def sphinx_build(srcdir: Path, outdir: Path, *, gallery: str, options: list[str] = ()) -> subprocess.CompletedProcess:
-    """``python -m sphinx -W --keep-going -b html`` as ``./setup.sh docs`` runs it (`options`: more of them)."""
+    """``python -m sphinx -W --keep-going -b html`` as ``./setup.sh docs`` runs it (`options`: more of them),
+    without colour: tests read its messages, and a CI that sets FORCE_COLOR would wrap each in escapes."""
     env = {**os.environ, "LINKGRAPH_DOCS_GALLERY": gallery}
-    command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-q", *options,
+    command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-q", "--no-color", *options,
                "-d", str(outdir / "doctrees"), str(srcdir), str(outdir / "html")]
     return subprocess.run(command, capture_output=True, text=True, env=env, cwd=srcdir)
 
