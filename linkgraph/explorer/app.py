@@ -17,6 +17,7 @@ keeps other web pages from reaching the API through DNS rebinding.
 from __future__ import annotations
 
 import ipaddress
+import socket
 from contextlib import asynccontextmanager
 
 from linkgraph.errors import OptionError
@@ -160,10 +161,26 @@ def serve(*, initial: str | None = None, host: str = "127.0.0.1", port: int = 80
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
                             limit_concurrency=512, timeout_keep_alive=5, h11_max_incomplete_event_size=64 * 1024)
     server = _Server(config)
+    listening = _bind(host, port)  # before the workers start: a busy port fails at once
     try:
-        server.run()
-    except SystemExit:  # uvicorn exits when it cannot bind
+        with listening:
+            server.run(sockets=[listening])
+    except SystemExit:  # uvicorn exits when its start-up fails
         if server.started:
             raise
     if not server.started:
-        raise OptionError(f"--host {host} --port {port}: could not listen there (in use, or not an address of this machine?)")
+        raise OptionError(f"--host {host} --port {port}: the explorer did not start (see the messages above)")
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket bound to (host, port), as uvicorn would bind it; OptionError when it cannot be."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        reason = exc.strerror or type(exc).__name__
+        raise OptionError(f"--host {host} --port {port}: could not listen there ({reason})") from None
+    sock.set_inheritable(True)
+    return sock

@@ -249,9 +249,10 @@ def test_serve_refuses_bad_options_and_a_busy_port():
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        proc = serve("--port", str(port), "--workers", "1")  # the pool starts before the port is tried
+        proc = serve("--port", str(port), "--workers", "1")  # the port is tried before the pool starts
     assert proc.returncode == 2
-    assert f"linkgraph: OptionError: --host 127.0.0.1 --port {port}: could not listen there" in proc.stderr
+    assert proc.stderr.strip().endswith(
+        f"linkgraph: OptionError: --host 127.0.0.1 --port {port}: could not listen there (Address already in use)")
     assert "Traceback" not in proc.stderr
 
 
