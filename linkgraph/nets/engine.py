@@ -234,19 +234,35 @@ class Run:
     def chain(self) -> tuple:
         """This run and its chain of compacted tails level by level, as
         `linkgraph.nets.kernel.run_subnet_outer` reads them (a branch's rounds as `rows_one`
-        reads them): tuples of the start ON words, start OFF words, end ON and OFF words,
-        words new in each round (`_kernel_stack`) and branch positions in the next level
-        (empty at the last), and the rounds each level did before its tail."""
+        reads them): the start ON words, start OFF words, end ON and OFF words, words new in
+        each round (`_kernel_stack`) and branch positions in the next level (none at the last)
+        of every level, each kind flattened into one array; the rounds each level did before
+        its tail; and a (levels, 6) table of each level's literals, words per literal, rounds
+        and where it starts in the words, the stacks and the positions. Flat, whatever the
+        number of levels: numba types a tuple by its length, so tuples of per-level arrays
+        compiled the kernels again for every new chain length."""
         runs = [self]
         while runs[-1].tail is not None:
             runs.append(runs[-1].tail)
-        empty = np.zeros(0, dtype=np.int64)
-        return (tuple(r._start_words[0] for r in runs), tuple(r._start_words[1] for r in runs),
-                tuple(np.ascontiguousarray(r.ON, dtype=np.uint64) for r in runs),
-                tuple(np.ascontiguousarray(r.OFF, dtype=np.uint64) for r in runs),
-                tuple(np.ascontiguousarray(r._kernel_stack) for r in runs),
-                tuple(empty if r.tail is None else np.ascontiguousarray(r.tail_pos, dtype=np.int64) for r in runs),
-                np.array([r.t0 for r in runs], dtype=np.int64))
+        levels = np.zeros((len(runs), 6), dtype=np.int64)
+        words: tuple[list, list, list, list] = ([], [], [], [])
+        stacks, tails = [], []
+        at = st = tp = 0
+        for i, r in enumerate(runs):
+            parts = (*r._start_words, np.ascontiguousarray(r.ON, dtype=np.uint64),
+                     np.ascontiguousarray(r.OFF, dtype=np.uint64))
+            L, W = parts[0].shape
+            stack = np.ascontiguousarray(r._kernel_stack, dtype=np.uint64)
+            assert all(p.shape == (L, W) for p in parts) and stack.shape[2:] == (L, W)
+            tail = np.zeros(0, dtype=np.int64) if r.tail is None else np.asarray(r.tail_pos, dtype=np.int64)
+            levels[i] = (L, W, stack.shape[1], at, st, tp)
+            for kept, p in zip(words, parts):
+                kept.append(p.ravel())
+            stacks.append(stack.ravel())
+            tails.append(tail)
+            at, st, tp = at + L * W, st + stack.size, tp + len(tail)
+        return (*(np.concatenate(kept) for kept in words), np.concatenate(stacks), np.concatenate(tails),
+                np.array([r.t0 for r in runs], dtype=np.int64), levels)
 
     def rows_one(self, b: int) -> np.ndarray:
         """`rows_many` of the one branch `b`, as a (2, L) int16 array: each level of the run

@@ -629,7 +629,7 @@ def off_reasons(roff, weak, cs, gt_ptr, gt_pair, go_ptr, go_val, pt_ptr, pt_pat,
 
 @njit(cache=True, nogil=True)
 def _nested_support(start, ron, roff, strong, weak, mem, limit, empties, rows, failed, starts_on, starts_off, ends_on,
-                    ends_off, stacks, tail_pos, t0s, sees, others, base, real, cs, max_options, state, nptr, nlen, buf,
+                    ends_off, stacks, tail_pos, t0s, levels, sees, others, base, real, cs, max_options, state, nptr, nlen, buf,
                     fill, mark, stamp, out, outk):  # pragma: no cover
     """The support of the literal keys `start` (``2k + 1`` for +k, ``2k`` for -k) in a failed
     branch of depth 0 at nesting level 1, walked as `_support` walks it, except that an OFF
@@ -669,7 +669,8 @@ def _nested_support(start, ron, roff, strong, weak, mem, limit, empties, rows, f
                 b = rows[k]
                 if b < 0 or failed[b] < 0:
                     return -2, nk, n
-                res = run_subnet_outer(starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, b, failed[b], k,
+                res = run_subnet_outer(starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, levels, b,
+                                       np.int64(failed[b]), k,
                                        sees, others, base, real, cs, mem, max_options)
                 if res[7] < 0:
                     return -2, nk, n
@@ -722,7 +723,7 @@ def _nested_support(start, ron, roff, strong, weak, mem, limit, empties, rows, f
 
 @njit(cache=True, nogil=True)
 def nested_exceeds(ptr, keys, counts, ron, roff, strong, weak, mem, limit, rows, failed, starts_on, starts_off,
-                   ends_on, ends_off, stacks, tail_pos, t0s, sees, others, base, real, cs, max_options, state, nptr,
+                   ends_on, ends_off, stacks, tail_pos, t0s, levels, sees, others, base, real, cs, max_options, state, nptr,
                    nlen, buf, fill):  # pragma: no cover
     """`BranchProof.contradiction_exceeds` of a failed branch of depth 0 at nesting level 1:
     1 if the support of every contradiction option (`ptr`, `keys` as `contradiction_options`
@@ -737,7 +738,7 @@ def nested_exceeds(ptr, keys, counts, ron, roff, strong, weak, mem, limit, rows,
         if counts[i] > limit:
             continue
         n, _, _ = _nested_support(keys[ptr[i] : ptr[i + 1]], ron, roff, strong, weak, mem, limit, False, rows, failed,
-                               starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, sees, others, base,
+                               starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, levels, sees, others, base,
                                real, cs, max_options, state, nptr, nlen, buf, fill, mark, i + 1, out, outk)
         if n < -1:
             return n
@@ -748,7 +749,7 @@ def nested_exceeds(ptr, keys, counts, ron, roff, strong, weak, mem, limit, rows,
 
 @njit(cache=True, nogil=True)
 def nested_best(kinds, sets, ptr, keys, counts, ron, roff, strong, weak, mem, rows, failed, starts_on, starts_off,
-                ends_on, ends_off, stacks, tail_pos, t0s, sees, others, base, real, cs, max_options, state, nptr, nlen,
+                ends_on, ends_off, stacks, tail_pos, t0s, levels, sees, others, base, real, cs, max_options, state, nptr, nlen,
                 buf, fill):  # pragma: no cover
     """`BranchProof.best_contradiction` of a failed branch of depth 0 at nesting level 1: the
     option with the fewest support keys (`_nested_support` with `empties`), ties to the
@@ -768,7 +769,7 @@ def nested_best(kinds, sets, ptr, keys, counts, ron, roff, strong, weak, mem, ro
         if best >= 0 and counts[i] > best_n:
             continue
         n, nk, nlit = _nested_support(keys[ptr[i] : ptr[i + 1]], ron, roff, strong, weak, mem, best_n, True, rows, failed,
-                                starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, sees, others, base,
+                                starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, levels, sees, others, base,
                                 real, cs, max_options, state, nptr, nlen, buf, fill, mark, i + 1, out, outk)
         if n < -1:
             return n, best_out, best_k
@@ -1215,23 +1216,26 @@ def subnet_outer(ron, roff, c, k, sees, others, base, real, cs, mem, max_options
 
 
 @njit(cache=True, nogil=True)
-def run_subnet_outer(starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, b, c, k, sees, others, base, real, cs, mem,
-                     max_options):  # pragma: no cover
+def run_subnet_outer(starts_on, starts_off, ends_on, ends_off, stacks, tail_pos, t0s, levels, b, c, k, sees, others, base,
+                     real, cs, mem, max_options):  # pragma: no cover
     """`subnet_outer` of the sub-net of ``-k`` that is branch `b` of a Run, its rounds read in
-    the same call: the run and its chain of compacted tails given level by level (tuples of
-    each level's start words, end words, words new in each round and branch positions in its
-    tail, and each level's rounds before its tail, `t0s`), read as `rounds_into` and
+    the same call: the run and its chain of compacted tails given level by level, as
+    `linkgraph.nets.engine.Run.chain` packs them (each level's start words, end words, words
+    new in each round and branch positions in its tail, flat, found through `levels`; each
+    level's rounds before its tail, `t0s`), read as `rounds_into` and
     `linkgraph.nets.engine.Run.rows_one` read them; `c` is its failing round. Returns the
     sub-net's (2, candidates) int16 rounds, then `subnet_outer`'s answer."""
-    L = starts_on[0].shape[0]
+    L = levels[0, 0]
     out = np.full((2, L), -1, dtype=np.int16)
     offset = 0
     one = np.uint64(1)
-    for lv in range(len(stacks)):
-        start_on = starts_on[lv]
-        start_off = starts_off[lv]
-        stack = stacks[lv]
-        T = stack.shape[1]
+    for lv in range(levels.shape[0]):
+        W = levels[lv, 1]
+        T = levels[lv, 2]
+        at = levels[lv, 3]
+        start_on = starts_on[at : at + L * W].reshape((L, W))
+        start_off = starts_off[at : at + L * W].reshape((L, W))
+        stack = stacks[levels[lv, 4] : levels[lv, 4] + 2 * T * L * W].reshape((2, T, L, W))
         w = b >> 6
         bit = np.uint64(b & 63)
         mark = 0 if lv == 0 else -2
@@ -1242,8 +1246,8 @@ def run_subnet_outer(starts_on, starts_off, ends_on, ends_off, stacks, tail_pos,
                 out[1, m] = mark
         # a literal new in some round of this level is in its end words: only those are looked
         # for round by round (a sub-net sets few literals before it fails)
-        end_on = ends_on[lv]
-        end_off = ends_off[lv]
+        end_on = ends_on[at : at + L * W].reshape((L, W))
+        end_off = ends_off[at : at + L * W].reshape((L, W))
         for m in range(L):
             if out[0, m] == -1 and (end_on[m, w] >> bit) & one:
                 for t in range(T):
@@ -1255,9 +1259,9 @@ def run_subnet_outer(starts_on, starts_off, ends_on, ends_off, stacks, tail_pos,
                     if (stack[1, t, m, w] >> bit) & one:
                         out[1, m] = t + 1 + offset
                         break
-        if lv + 1 == len(stacks):
+        if lv + 1 == levels.shape[0]:
             break
-        b = tail_pos[lv][b]
+        b = tail_pos[levels[lv, 5] + b]
         if b < 0:
             break
         offset += t0s[lv]

@@ -582,7 +582,7 @@ class BranchProof:
         assert failed >= 0, f"sub-net of {st.candidate(key[0])} does not fail"
         others, base, real = st.strong_tables
         rounds, weak, strong, *compiled, i, sup, outer = kernels().run_subnet_outer(
-            *run.chain, b, failed, key[0], st.sees_pad, others, base, real, st.cs_pad, st.mem_pad, _MAX_OPTIONS)
+            *run.chain, int(b), failed, key[0], st.sees_pad, others, base, real, st.cs_pad, st.mem_pad, _MAX_OPTIONS)
         ron, roff = rounds[0], rounds[1]
         sub = BranchProof(st, ron, roff, failed, depth=0, level=0)
         d = sub.__dict__

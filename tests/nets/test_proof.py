@@ -281,6 +281,29 @@ def test_fused_subnets_match_rows_then_subnet(puzzle):
     assert n > 50 and deep > 5
 
 
+def test_one_compiled_form_of_the_fused_subnet_whatever_the_chain_length():
+    """`Run.chain` gives every level of a run's chain flat, found through a table: runs whose
+    chains have different numbers of levels call `linkgraph.nets.kernel.run_subnet_outer` with
+    one signature. (numba types a tuple by its length: the tuples of per-level arrays it
+    replaced compiled the kernel, and the nested kernels that call it, again for each length.)"""
+    lengths = set()
+    for puzzle in (lg.samples.GOLDEN_NUGGET, lg.samples.EASTER_MONSTER):
+        st, ron, roff, failed = _branches(prepare(lg.Grid.parse(puzzle)), 0, 1)
+        for b in [b for b in range(len(failed)) if failed[b] >= 0][:8]:
+            bp = BranchProof(st, ron[b], roff[b], failed[b], depth=0, level=1)
+            run, _ = bp._sub_runs
+            n, r = 1, run
+            while r.tail is not None:
+                n, r = n + 1, r.tail
+            lengths.add(n)
+            ks = np.flatnonzero((bp.roff > 0) & (bp._weak_row < 0)).tolist()
+            if ks:
+                fused, _, plain, _, _ = _subnets_both_ways(bp, (ks[0], False))
+                assert fused.ron.tolist() == plain.ron.tolist() and fused.roff.tolist() == plain.roff.tolist()
+    assert len(lengths) > 1, lengths
+    assert len(kernels().run_subnet_outer.signatures) == 1, kernels().run_subnet_outer.signatures
+
+
 @pytest.mark.parametrize("puzzle", [lg.samples.GOLDEN_NUGGET, lg.samples.EASTER_MONSTER])
 def test_packed_subnet_starts_match_the_rows(puzzle):
     """`BranchProof._sub_runs` starts its batch of sub-nets from words packed in one call
