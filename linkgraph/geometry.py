@@ -74,7 +74,7 @@ class Geometry:
 
     def __reduce__(self) -> tuple:
         # by content, without the derived tables: loaded, it is this process's own geometry
-        return _interned, (self.size, self.name, self.houses, np.asarray(self.house_cells))
+        return _interned, (self.size, self.name, self.houses, self.house_cells)
 
     # ---- sizes -------------------------------------------------------
     @property

@@ -350,7 +350,7 @@ class Grid:
 
     def __reduce__(self) -> tuple:
         # without the hash, which hangs on the process's hash seed (the geometry's name)
-        return Grid, (self.geometry, np.asarray(self.cands), np.asarray(self.givens), np.asarray(self.placed))
+        return Grid, (self.geometry, self.cands, self.givens, self.placed)
 
 
 def as_grid(grid: Grid | str, *, name: str = "grid") -> Grid:
